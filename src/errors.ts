@@ -1,0 +1,23 @@
+/**
+ * The one error class of this package. Callers branch on `code`, never on message text.
+ * Messages say what failed, where, what was expected and what to do next.
+ */
+export type TeamErrorCode =
+  | "invalid_input"
+  | "not_found"
+  | "limit_reached"
+  | "illegal_transition"
+  | "child_exited"
+  | "protocol_violation"
+  | "timeout"
+  | "io_error";
+
+export class TeamError extends Error {
+  override readonly name = "TeamError";
+  readonly code: TeamErrorCode;
+
+  constructor(code: TeamErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

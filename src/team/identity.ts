@@ -1,0 +1,55 @@
+/**
+ * Environment variables the leader sets on every child it starts. A child learns who it is from
+ * these alone (never from a message payload), so a report's sender cannot be forged (R47).
+ */
+export const ENV = {
+  /** "worker" for a resident teammate, "reviewer" for a one-shot verify reviewer. Unset in the leader. */
+  role: "PI_TEAMS_ROLE",
+  /** The teammate's name, e.g. "alice". */
+  name: "PI_TEAMS_NAME",
+  /** The id of this incarnation; a respawn under the same name gets a new one. */
+  spawnId: "PI_TEAMS_SPAWN_ID",
+  /** Absolute path of the session's runtime dir (roster, outboxes, inboxes, logs). */
+  runtimeDir: "PI_TEAMS_RUNTIME_DIR",
+  /** Absolute path of the session's board dir (board.json, claim and submission intents). */
+  boardDir: "PI_TEAMS_BOARD_DIR",
+  /** Pid of the leader process. */
+  leaderPid: "PI_TEAMS_LEADER_PID",
+} as const;
+
+/** Who this process is, read once from the environment. */
+export type Identity =
+  | { role: "leader" }
+  | {
+      role: "worker";
+      name: string;
+      spawnId: string;
+      runtimeDir: string;
+      boardDir: string;
+      leaderPid: number;
+    }
+  | { role: "reviewer" };
+
+/**
+ * Reads this process's identity from `env`. A worker whose variables are incomplete is a
+ * bug in the spawner, so it throws rather than guessing.
+ * @throws Error naming the missing variable.
+ */
+export function readIdentity(env: NodeJS.ProcessEnv): Identity {
+  const role = env[ENV.role];
+  if (role === "reviewer") return { role: "reviewer" };
+  if (role !== "worker") return { role: "leader" };
+  const need = (key: string): string => {
+    const value = env[key];
+    if (!value) throw new Error(`${key} is not set; a teammate needs it to know who it is (set by teammate_spawn)`);
+    return value;
+  };
+  return {
+    role: "worker",
+    name: need(ENV.name),
+    spawnId: need(ENV.spawnId),
+    runtimeDir: need(ENV.runtimeDir),
+    boardDir: need(ENV.boardDir),
+    leaderPid: Number(need(ENV.leaderPid)),
+  };
+}
