@@ -1,0 +1,130 @@
+import type { Dirent } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { classifyAgentFile, type AgentDirKind } from "./file-name.ts";
+import { parseAgentFile } from "./parse.ts";
+import { applyPrecedence, type AgentCandidate } from "./precedence.ts";
+import type { AgentDiagnostic, AgentDiscovery, AgentScope, SkippedAgentFile } from "./types.ts";
+
+/** Inputs of {@link discoverAgents}. */
+export interface DiscoverAgentsOptions {
+  /** Pi's agent dir: `PI_CODING_AGENT_DIR` or `~/.pi/agent` (`agentDir()` in `src/store/layout.ts`). */
+  agentDir: string;
+  /** The project root whose `.pi/agents/` is searched. */
+  cwd: string;
+  /**
+   * Whether project files may be used: pass `ctx.isProjectTrusted()` (ExtensionContext, Pi 1.6.0).
+   * When false, project and project-local files are not even read; each is listed in `skipped`.
+   */
+  trusted: boolean;
+}
+
+/**
+ * The two directories discovery searches (R10): `<agentDir>/agents` (user scope) and
+ * `<cwd>/.pi/agents` (project and project-local scope), both made absolute. Pure; never throws.
+ */
+export function agentDirs(options: Pick<DiscoverAgentsOptions, "agentDir" | "cwd">): { user: string; project: string } {
+  return { user: resolve(options.agentDir, "agents"), project: resolve(options.cwd, ".pi", "agents") };
+}
+
+/**
+ * Finds the agent definitions of the user and the project (R5, R7, R10–R12, W15).
+ *
+ * Searches `<agentDir>/agents/*.md` (user scope) and `<cwd>/.pi/agents/*.md` (project, or
+ * project-local for `<name>.local.md`), non-recursively. Symlinks are followed (agent files are
+ * often linked from a dotfiles repo); a dangling link is an error diagnostic. Directories and
+ * dotfiles are ignored. A missing directory is not a problem and gives no diagnostic.
+ * Each file is parsed on its own: a broken file becomes an error diagnostic plus a `skipped`
+ * entry and never stops the others. No built-in roles are added (R9).
+ *
+ * Never rejects: unreadable directories or files become error diagnostics.
+ */
+export async function discoverAgents(options: DiscoverAgentsOptions): Promise<AgentDiscovery> {
+  const searched = agentDirs(options);
+  const diagnostics: AgentDiagnostic[] = [];
+  const skipped: SkippedAgentFile[] = [];
+  const candidates: AgentCandidate[] = [];
+  const scan = async (dir: string, kind: AgentDirKind, readable: boolean): Promise<void> => {
+    for (const entry of await listDir(dir, diagnostics)) {
+      const file = classifyAgentFile(entry.name, kind);
+      if (file.kind === "ignored") continue;
+      const source = join(dir, entry.name);
+      if (!readable) {
+        if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+        skipped.push({ source, scope: file.scope, ...(file.kind === "agent" ? { name: file.name } : {}), reason: "project not trusted" });
+        continue;
+      }
+      const name = file.kind === "agent" ? file.name : undefined;
+      if (!(await isRegularFile(entry, { source, scope: file.scope, name }, diagnostics, skipped))) continue;
+      if (file.kind === "bad-name") {
+        diagnostics.push({ severity: "error", source, message: `${source}: ${file.message}.` });
+        skipped.push({ source, scope: file.scope, reason: "invalid definition" });
+        continue;
+      }
+      if (file.warning !== undefined) diagnostics.push({ severity: "warning", source, message: `${source}: ${file.warning}` });
+      candidates.push(await loadCandidate(source, file.name, file.scope, diagnostics));
+    }
+  };
+  await scan(searched.user, "user", true);
+  await scan(searched.project, "project", options.trusted);
+  const merged = applyPrecedence(candidates);
+  return { agents: merged.agents, diagnostics, skipped: [...skipped, ...merged.skipped], searched };
+}
+
+/** Entries sorted by name; `[]` for a missing directory; other failures become a diagnostic. */
+async function listDir(dir: string, diagnostics: AgentDiagnostic[]): Promise<Dirent[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error: unknown) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    diagnostics.push({ severity: "error", source: dir, message: `${dir}: cannot list agent definitions: ${errorText(error)}.` });
+    return [];
+  }
+}
+
+/** True for a file or a symlink to a file; a dangling symlink is reported and skipped. */
+async function isRegularFile(
+  entry: Dirent,
+  file: { source: string; scope: AgentScope; name: string | undefined },
+  diagnostics: AgentDiagnostic[],
+  skipped: SkippedAgentFile[],
+): Promise<boolean> {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  const { source, scope, name } = file;
+  try {
+    return (await stat(source)).isFile();
+  } catch (error: unknown) {
+    diagnostics.push({
+      severity: "error",
+      source,
+      message: `${source}: symlink target cannot be read (${errorText(error)}); fix or remove the link.`,
+    });
+    skipped.push({ source, scope, ...(name === undefined ? {} : { name }), reason: "invalid definition" });
+    return false;
+  }
+}
+
+async function loadCandidate(
+  source: string,
+  name: string,
+  scope: AgentScope,
+  diagnostics: AgentDiagnostic[],
+): Promise<AgentCandidate> {
+  let text: string;
+  try {
+    text = await readFile(source, "utf8");
+  } catch (error: unknown) {
+    diagnostics.push({ severity: "error", source, message: `${source}: cannot read the file: ${errorText(error)}.` });
+    return { status: "invalid", name, scope, source };
+  }
+  const parsed = parseAgentFile({ text, source, name, scope });
+  diagnostics.push(...parsed.diagnostics);
+  return parsed.ok ? { status: "valid", agent: parsed.agent } : { status: "invalid", name, scope, source };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,75 @@
+/**
+ * Plain data of agent definition discovery (R5, R7, R10–R12, W15). Everything here is produced by
+ * the pure parser and precedence rules and can be serialised as JSON.
+ */
+
+/** Where a definition file lives (R10). Precedence per name: user < project < project-local (R7). */
+export type AgentScope = "user" | "project" | "project-local";
+
+/** Scopes from lowest to highest precedence. */
+export const AGENT_SCOPES: readonly AgentScope[] = ["user", "project", "project-local"];
+
+/**
+ * The `model` frontmatter field (R5, R6): a `provider/id` pin or `inherit` (the leader's model at
+ * spawn time, L14). An absent field is `undefined` on the definition.
+ */
+export type AgentModel = { kind: "pin"; provider: string; id: string } | { kind: "inherit" };
+
+/** One usable agent definition: a role a teammate can be spawned from. */
+export interface AgentDefinition {
+  /** Identity key, taken from the file name (`<name>.md`, or `<name>.local.md` in the project dir). */
+  name: string;
+  /** One-line purpose shown to the leader; `""` when the file has none (a warning says so). */
+  description: string;
+  /** Role tools in file order, de-duplicated; `undefined` when the file has no `tools` field, `[]` for `tools: []`. */
+  tools: string[] | undefined;
+  /** `undefined` when the file has no `model` field. */
+  model: AgentModel | undefined;
+  /** The role's default review prompt (R43); absent when not set or blank. */
+  verify?: string;
+  /** `worktree: true` gives the teammate its own Git worktree (R20). Defaults to false. */
+  worktree: boolean;
+  /** The Markdown body, CRLF normalised to LF and trimmed. May be `""` (a warning says so). */
+  prompt: string;
+  scope: AgentScope;
+  /** True only for project scope: `.pi/agents/<name>.md` is meant to be committed (R12). */
+  gitManaged: boolean;
+  /** Absolute path of the file. */
+  source: string;
+  /** Absolute paths of lower-scope files of the same name this one shadows; absent when none. */
+  overrides?: string[];
+}
+
+/** A problem found in one file. Errors mean the file was not used; warnings do not stop it loading. */
+export interface AgentDiagnostic {
+  severity: "error" | "warning";
+  /** Absolute path of the file concerned. */
+  source: string;
+  /** The frontmatter field concerned, when there is one. */
+  field?: string;
+  /** The offending value as read from the file, when there is one. */
+  value?: unknown;
+  /** Says what failed, where, what is accepted and what to do. */
+  message: string;
+}
+
+/** Why a definition file found on disk is not among the usable agents. */
+export type SkipReason = "project not trusted" | "invalid definition" | "shadowed by an invalid definition";
+
+/** A definition file that was found but is not used. */
+export interface SkippedAgentFile {
+  source: string;
+  scope: AgentScope;
+  /** The name the file would define; absent when the file name itself is not a valid agent name. */
+  name?: string;
+  reason: SkipReason;
+}
+
+/** What discovery found: usable agents sorted by name, plus everything that was not used and why. */
+export interface AgentDiscovery {
+  agents: AgentDefinition[];
+  diagnostics: AgentDiagnostic[];
+  skipped: SkippedAgentFile[];
+  /** The directories that were searched, for messages that tell the user where to put a file. */
+  searched: { user: string; project: string };
+}
