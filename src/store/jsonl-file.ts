@@ -1,0 +1,363 @@
+import { open, rename, unlink } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Static, TSchema } from "typebox";
+import { TeamError } from "../errors.ts";
+import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+import { checkValue } from "./validate.ts";
+
+/**
+ * Largest record line {@link appendRecord} accepts, in bytes including the LF (64 KiB).
+ *
+ * Why a bound: concurrent appenders (several worker processes writing one inbox) must never
+ * interleave inside a line. PIPE_BUF (4 KiB) only governs pipes and FIFOs; for a regular file
+ * opened with O_APPEND, Linux moves to EOF and writes under the inode lock, so one write() call
+ * lands whole, but only if the kernel accepts all bytes in that call. Small writes to a local
+ * disk or tmpfs are never split in practice; huge ones can be (signals, memory pressure), so we
+ * keep records small. NFS does not honour O_APPEND atomically at all: state dirs must be local.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024;
+
+const LF = 0x0a;
+
+/**
+ * Appends `record` as one JSON line (JSON.stringify + LF) to the JSONL file at `path`, with a
+ * single O_APPEND write. Creates the file with mode 0600 and its dir with mode 0700 when
+ * missing. Opens and closes the file on every call, so nothing is held open between appends.
+ * @returns the number of bytes appended (including the LF).
+ * @throws TeamError `invalid_input` when the line would exceed {@link MAX_RECORD_BYTES}
+ *   (message gives both sizes; shorten the body or put large content in a file and send its
+ *   path) or the record cannot be serialized; TeamError `io_error` naming the path when the
+ *   file cannot be opened or written.
+ */
+export async function appendRecord(path: string, record: unknown): Promise<number> {
+  const line = Buffer.from(`${serializeRecord(path, record)}\n`, "utf8");
+  if (line.length > MAX_RECORD_BYTES) {
+    throw new TeamError(
+      "invalid_input",
+      `Record for ${path} is ${line.length} bytes; the limit is ${MAX_RECORD_BYTES} bytes per line. ` +
+        "Shorten the message, or write the details to a file and send its path.",
+    );
+  }
+  let handle: FileHandle;
+  try {
+    handle = await openForAppend(path);
+  } catch (error) {
+    throw new TeamError("io_error", `Cannot open ${path} for append: ${errorText(error)}`, { cause: error });
+  }
+  try {
+    let written = 0;
+    // A short write is practically impossible for <= 64 KiB on a local fs; if it happens, finish
+    // the line anyway: an unterminated tail would glue itself onto the next appender's record.
+    while (written < line.length) {
+      const { bytesWritten } = await handle.write(line, written, line.length - written);
+      written += bytesWritten;
+    }
+    return written;
+  } catch (error) {
+    throw new TeamError("io_error", `Cannot append to ${path}: ${errorText(error)}`, { cause: error });
+  } finally {
+    await handle.close();
+  }
+}
+
+async function openForAppend(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, "a", PRIVATE_FILE_MODE);
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") throw error;
+    await ensurePrivateDir(dirname(path));
+    return await open(path, "a", PRIVATE_FILE_MODE);
+  }
+}
+
+function serializeRecord(path: string, record: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(record);
+  } catch (error) {
+    throw new TeamError("invalid_input", `Cannot serialize record for ${path}: ${errorText(error)}`, { cause: error });
+  }
+  if (text === undefined) throw new TeamError("invalid_input", `Cannot serialize record for ${path}: undefined`);
+  return text;
+}
+
+/** What one {@link JsonlCursor.readNew} call found. */
+export interface JsonlBatch<T> {
+  /** Valid records in file order (retired files first, then the live file). */
+  records: T[];
+  /** One line per skipped line, truncation, replacement or rotation cleanup, naming the file. */
+  diagnostics: string[];
+  /** Number of lines skipped as malformed or invalid in this call. */
+  skipped: number;
+}
+
+/** Options of {@link JsonlCursor}; every field has a default. */
+export interface JsonlCursorOptions<T = unknown> {
+  /** Bytes read per read() call; also the longest line accepted before it is skipped. Default 4 MiB. */
+  maxReadBytes?: number;
+  /**
+   * Once the reader has consumed this many bytes of the live file it rotates it (renames it into
+   * `<dir>/rotated/`), so mailboxes stay bounded by bytes (L24). Default 1 MiB; Infinity disables.
+   */
+  rotateAtBytes?: number;
+  /**
+   * How long a rotated file keeps being re-read for late appends before it is deleted, in ms.
+   * Default 30 000. See {@link JsonlCursor.rotate}.
+   */
+  retiredGraceMs?: number;
+  /** Clock in ms since the epoch. Default Date.now. */
+  now?: () => number;
+  /**
+   * Cross-field check run after the schema check (e.g. "a leader message has no fromSpawnId").
+   * Returns a problem description to skip the line, or undefined to accept it. Must not throw.
+   */
+  refine?: (record: T) => string | undefined;
+}
+
+interface FileState {
+  path: string;
+  /** Byte offset just past the last complete line consumed. */
+  offset: number;
+  /** Number of lines consumed, for diagnostics. */
+  line: number;
+  /** Identity of the file read last time; a change means it was replaced. */
+  id: string | undefined;
+  /** Inside an over-long line: drop bytes until the next LF. */
+  skipping: boolean;
+}
+
+interface RetiredFile extends FileState {
+  since: number;
+}
+
+const freshState = (path: string): FileState => ({ path, offset: 0, line: 0, id: undefined, skipping: false });
+
+/**
+ * Incremental reader of one append-only JSONL file (an outbox or inbox, practice 13). Each
+ * {@link readNew} returns the complete lines appended since the previous call, validated
+ * against `schema`. Byte offsets live in this object: the leader is the single reader of every
+ * mailbox, and runtime dirs die with the session, so no cursor file is kept.
+ *
+ * Guarantees: a trailing line without LF is left for a later call (never parsed half-written);
+ * malformed or invalid lines are skipped, counted and described, never thrown; a missing file
+ * yields no records; a file that shrank or was replaced (inode changed) is re-read from byte 0
+ * with a diagnostic. Calls are serialized, so overlapping calls (a watcher event during a
+ * safety poll) never return a line twice. Holds no open file handles or timers between calls.
+ *
+ * Rotation (L7): instead of truncating a consumed file, which loses a line appended between the
+ * size check and the truncate, the reader renames it away and keeps draining the renamed file
+ * for `retiredGraceMs`, because an appender that opened the old name just before the rename
+ * writes into the renamed file.
+ */
+export class JsonlCursor<S extends TSchema> {
+  readonly path: string;
+  readonly #schema: S;
+  readonly #maxReadBytes: number;
+  readonly #rotateAtBytes: number;
+  readonly #retiredGraceMs: number;
+  readonly #now: () => number;
+  readonly #refine: ((record: Static<S>) => string | undefined) | undefined;
+  #live: FileState;
+  #retired: RetiredFile[] = [];
+  #chain: Promise<unknown> = Promise.resolve();
+  #rotations = 0;
+  #skippedTotal = 0;
+
+  /** @throws TypeError naming the option when an option is not a positive number. */
+  constructor(path: string, schema: S, options: JsonlCursorOptions<Static<S>> = {}) {
+    this.path = path;
+    this.#schema = schema;
+    this.#maxReadBytes = positive("maxReadBytes", options.maxReadBytes ?? 4 * 1024 * 1024);
+    this.#rotateAtBytes = positive("rotateAtBytes", options.rotateAtBytes ?? 1024 * 1024);
+    this.#retiredGraceMs = nonNegative("retiredGraceMs", options.retiredGraceMs ?? 30_000);
+    this.#now = options.now ?? Date.now;
+    this.#refine = options.refine;
+    this.#live = freshState(path);
+  }
+
+  /** Byte offset consumed in the live file (bytes). */
+  get offset(): number {
+    return this.#live.offset;
+  }
+
+  /** Lines skipped as malformed or invalid over this cursor's life. */
+  get skippedTotal(): number {
+    return this.#skippedTotal;
+  }
+
+  /**
+   * Reads every complete line appended since the last call (see class doc). May rotate the
+   * live file once `rotateAtBytes` have been consumed, and deletes rotated files whose grace
+   * has passed.
+   * @throws TeamError `io_error` only for I/O failures other than a missing file (e.g. EACCES).
+   */
+  readNew(): Promise<JsonlBatch<Static<S>>> {
+    return this.#serial(() => this.#readNewNow());
+  }
+
+  /**
+   * Renames the live file to `<dir>/rotated/<name>.<ms>-<n>` so the next append starts a new
+   * file, and keeps reading the renamed one from the current offset until `retiredGraceMs`
+   * have passed. Lines appended before or during the rename are still returned by later
+   * {@link readNew} calls. Serialized with `readNew`.
+   * @returns false when there is no live file to rotate.
+   * @throws TeamError `io_error` when the rename fails.
+   */
+  rotate(): Promise<boolean> {
+    return this.#serial(() => this.#rotateNow());
+  }
+
+  #serial<R>(task: () => Promise<R>): Promise<R> {
+    const run = this.#chain.catch(() => undefined).then(task);
+    this.#chain = run;
+    return run;
+  }
+
+  async #readNewNow(): Promise<JsonlBatch<Static<S>>> {
+    const batch: JsonlBatch<Static<S>> = { records: [], diagnostics: [], skipped: 0 };
+    for (const file of [...this.#retired]) {
+      await this.#drain(file, batch);
+      if (this.#now() - file.since >= this.#retiredGraceMs) await this.#dropRetired(file, batch);
+    }
+    await this.#drain(this.#live, batch);
+    if (this.#live.offset >= this.#rotateAtBytes) await this.#rotateNow();
+    this.#skippedTotal += batch.skipped;
+    return batch;
+  }
+
+  async #rotateNow(): Promise<boolean> {
+    const rotatedDir = join(dirname(this.path), "rotated");
+    const target = join(rotatedDir, `${basename(this.path)}.${this.#now()}-${++this.#rotations}`);
+    try {
+      await ensurePrivateDir(rotatedDir);
+      await rename(this.path, target);
+    } catch (error) {
+      if (errnoCode(error) === "ENOENT") return false;
+      throw new TeamError("io_error", `Cannot rotate ${this.path} to ${target}: ${errorText(error)}`, { cause: error });
+    }
+    this.#retired.push({ ...this.#live, path: target, since: this.#now() });
+    this.#live = freshState(this.path);
+    return true;
+  }
+
+  async #dropRetired(file: RetiredFile, batch: JsonlBatch<Static<S>>): Promise<void> {
+    this.#retired = this.#retired.filter((f) => f !== file);
+    try {
+      await unlink(file.path);
+    } catch (error) {
+      if (errnoCode(error) !== "ENOENT") batch.diagnostics.push(`Cannot delete rotated ${file.path}: ${errorText(error)}`);
+    }
+  }
+
+  /** Reads complete lines of one file from `state.offset` up to the size seen at open time. */
+  async #drain(state: FileState, batch: JsonlBatch<Static<S>>): Promise<void> {
+    let handle: FileHandle;
+    try {
+      handle = await open(state.path, "r");
+    } catch (error) {
+      if (errnoCode(error) !== "ENOENT") {
+        throw new TeamError("io_error", `Cannot open ${state.path} for reading: ${errorText(error)}`, { cause: error });
+      }
+      if (state.id !== undefined) {
+        batch.diagnostics.push(`${state.path} disappeared after ${state.offset} bytes; a new file will be read from the start`);
+        Object.assign(state, freshState(state.path));
+      }
+      return;
+    }
+    try {
+      const stat = await handle.stat();
+      const id = `${stat.dev}:${stat.ino}`;
+      if (state.id !== undefined && state.id !== id) {
+        batch.diagnostics.push(`${state.path} was replaced (new inode) after ${state.offset} bytes; reading the new file from the start`);
+        Object.assign(state, freshState(state.path));
+      } else if (stat.size < state.offset) {
+        batch.diagnostics.push(`${state.path} shrank from ${state.offset} to ${stat.size} bytes (truncated?); reading from the start`);
+        Object.assign(state, freshState(state.path));
+      }
+      state.id = id;
+      while (state.offset < stat.size) {
+        const length = Math.min(stat.size - state.offset, this.#maxReadBytes);
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, state.offset);
+        if (bytesRead === 0) break;
+        const consumed = this.#consume(state, buffer.subarray(0, bytesRead), bytesRead === this.#maxReadBytes, batch);
+        if (consumed === 0) break;
+        state.offset += consumed;
+      }
+    } catch (error) {
+      throw new TeamError("io_error", `Cannot read ${state.path}: ${errorText(error)}`, { cause: error });
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Handles the complete lines in `chunk`; returns how many bytes were consumed. */
+  #consume(state: FileState, chunk: Buffer, windowFull: boolean, batch: JsonlBatch<Static<S>>): number {
+    let pos = 0;
+    if (state.skipping) {
+      const end = chunk.indexOf(LF);
+      if (end < 0) return chunk.length;
+      state.skipping = false;
+      state.line += 1;
+      pos = end + 1;
+    }
+    for (let end = chunk.indexOf(LF, pos); end >= 0; end = chunk.indexOf(LF, pos)) {
+      state.line += 1;
+      this.#handleLine(state, chunk.subarray(pos, end), state.offset + pos, batch);
+      pos = end + 1;
+    }
+    if (pos === 0 && windowFull) {
+      // No LF within a whole read window: a line no appender of ours could write. Skip it.
+      state.skipping = true;
+      batch.skipped += 1;
+      batch.diagnostics.push(
+        `${state.path} line ${state.line + 1} (byte offset ${state.offset}): longer than ${this.#maxReadBytes} bytes; skipped`,
+      );
+      return chunk.length;
+    }
+    return pos;
+  }
+
+  #handleLine(state: FileState, bytes: Buffer, offset: number, batch: JsonlBatch<Static<S>>): void {
+    // Complete lines end on LF, so no UTF-8 sequence is split here. Strip a CR from CRLF writers.
+    let text = bytes.toString("utf8");
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.trim() === "") return;
+    const where = `${state.path} line ${state.line} (byte offset ${offset})`;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      batch.skipped += 1;
+      batch.diagnostics.push(`${where}: not valid JSON (${errorText(error)}): ${excerpt(text)}; skipped`);
+      return;
+    }
+    const checked = checkValue(this.#schema, parsed);
+    const problem = checked.ok ? this.#refine?.(checked.value) : checked.message;
+    if (!checked.ok || problem !== undefined) {
+      batch.skipped += 1;
+      batch.diagnostics.push(`${where}: ${problem}; skipped`);
+      return;
+    }
+    batch.records.push(checked.value);
+  }
+}
+
+function excerpt(text: string): string {
+  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+}
+
+function positive(name: string, value: number): number {
+  if (!(typeof value === "number" && value > 0)) {
+    throw new TypeError(`JsonlCursor option ${name} must be a positive number of bytes, got ${String(value)}`);
+  }
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!(typeof value === "number" && value >= 0 && Number.isFinite(value))) {
+    throw new TypeError(`JsonlCursor option ${name} must be a finite number >= 0 (ms), got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,107 @@
+import { basename, resolve } from "node:path";
+import { type FSWatcher, watch } from "chokidar";
+import { ensurePrivateDir } from "./fs-modes.ts";
+
+/** Options of {@link watchDirs}; every field has a default. */
+export interface WatchDirsOptions {
+  /**
+   * Interval of the safety poll in ms: every `safetyPollMs` `onChange(dir)` is called for each
+   * watched dir, so an event the OS dropped is caught late rather than never (W6). Default
+   * 5000; 0 disables. The timer is unref'd: it never keeps the process alive.
+   */
+  safetyPollMs?: number;
+  /**
+   * Receives watcher errors and exceptions thrown by `onChange`. Default: ignore them (the
+   * safety poll still runs). Must not throw.
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** A running watch; see {@link watchDirs}. */
+export interface DirWatch {
+  /** Resolves once the initial scan is done and every existing file was reported. */
+  readonly ready: Promise<void>;
+  /**
+   * Stops the watcher and the safety poll. Idempotent; after it resolves `onChange` is not
+   * called again.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Watches the direct children of `dirs` (outbox, inbox and intent dirs) and calls `onChange`
+ * with the absolute path of a file that was added or changed, including every file already
+ * present at start (initial scan). Subdirectories (`rotated/`, `done/`) and dot-prefixed temp
+ * files are ignored. The dirs are created (mode 0700) first if missing, since a missing dir
+ * cannot be watched.
+ *
+ * `onChange` may also receive a watched dir's own path: from the safety poll, meaning "rescan
+ * this dir". Callers treat every call as a hint and read with a cursor; a call may be spurious
+ * or coalesce several appends. awaitWriteFinish is off: readers take only complete lines.
+ * Event-driven (fs.watch via chokidar); the only timer is the slow safety poll. No busy polling.
+ *
+ * Returns at once; `ready` rejects if a dir cannot be created (TeamError `io_error`).
+ */
+export function watchDirs(dirs: readonly string[], onChange: (path: string) => void, options: WatchDirsOptions = {}): DirWatch {
+  const safetyPollMs = options.safetyPollMs ?? 5000;
+  if (!(Number.isFinite(safetyPollMs) && safetyPollMs >= 0)) {
+    throw new TypeError(`watchDirs option safetyPollMs must be a finite number of ms >= 0, got ${String(safetyPollMs)}`);
+  }
+  const onError = options.onError ?? (() => undefined);
+  const roots = dirs.map((dir) => resolve(dir));
+  const rootSet = new Set(roots);
+  let closed = false;
+  const notify = (path: string): void => {
+    if (closed) return;
+    try {
+      onChange(path);
+    } catch (error) {
+      onError(error);
+    }
+  };
+
+  let watcher: FSWatcher | undefined;
+  let endScan: (() => void) | undefined;
+
+  const timer =
+    safetyPollMs > 0
+      ? setInterval(() => {
+          for (const root of roots) notify(root);
+        }, safetyPollMs)
+      : undefined;
+  timer?.unref();
+
+  const ready = (async () => {
+    for (const root of roots) await ensurePrivateDir(root);
+    if (closed) return;
+    const active = watch(roots, {
+      depth: 0,
+      ignoreInitial: false,
+      awaitWriteFinish: false,
+      ignored: (path) => !rootSet.has(path) && basename(path).startsWith("."),
+    });
+    watcher = active;
+    active.on("add", notify);
+    active.on("change", notify);
+    active.on("error", (error) => {
+      if (!closed) onError(error);
+    });
+    await new Promise<void>((resolveReady) => {
+      endScan = resolveReady;
+      active.once("ready", () => resolveReady());
+    });
+  })();
+  // Callers that only close() must not get an unhandled rejection; `ready` still rejects for them.
+  ready.catch(() => undefined);
+
+  return {
+    ready,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      endScan?.();
+      await watcher?.close();
+    },
+  };
+}
