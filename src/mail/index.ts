@@ -1,0 +1,42 @@
+/**
+ * Mail records on disk: worker outboxes (reports to the leader), teammate inboxes (peer and
+ * queued leader mail) and the roster workers read to find peers. Formats:
+ * references/mail-format.md and references/runtime-state.md.
+ */
+export {
+  EpochMsSchema,
+  InboxRecordSchema,
+  inboxRecordProblem,
+  LEADER_NAME,
+  MAIL_FORMAT_VERSION,
+  MessageIdSchema,
+  messageTitle,
+  newMessageId,
+  OutboxRecordSchema,
+  parseInboxRecord,
+  parseOutboxRecord,
+  ReportStatusSchema,
+  SpawnIdSchema,
+  TeammateNameSchema,
+  TITLE_MAX_CHARS,
+} from "./envelope.ts";
+export type { InboxRecord, OutboxRecord, ReportStatus } from "./envelope.ts";
+export {
+  appendInboxRecord,
+  appendOutboxRecord,
+  inboxCursor,
+  makeInboxRecord,
+  makeOutboxRecord,
+  outboxCursor,
+} from "./mailbox.ts";
+export type { NewInboxRecord, NewOutboxRecord } from "./mailbox.ts";
+export {
+  livingNames,
+  parseRoster,
+  readRosterFile,
+  ROSTER_FORMAT_VERSION,
+  RosterEntrySchema,
+  RosterFileSchema,
+  RosterStatusSchema,
+} from "./roster-file.ts";
+export type { RosterEntry, RosterFile, RosterStatus } from "./roster-file.ts";
