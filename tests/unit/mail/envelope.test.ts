@@ -14,15 +14,17 @@ import {
   outboxCursor,
   parseInboxRecord,
   parseOutboxRecord,
+  type InboxRecord,
+  type OutboxRecord,
 } from "../../../src/mail/index.ts";
 import { appendRecord } from "../../../src/store/index.ts";
 import { useTempDirs } from "../store/tmp.ts";
 
 const tempDir = useTempDirs();
 
-const report = { v: 1, id: "m1", from: "alice", spawnId: "s-1", body: "done", status: "completed", at: 1_700_000_000_000 };
-const peerMail = { v: 1, id: "m2", from: "alice", fromSpawnId: "s-1", to: "bob", body: "hi", at: 1_700_000_000_000 };
-const leaderMail = { v: 1, id: "m3", from: "leader", to: "bob", body: "next", at: 1_700_000_000_000 };
+const report: OutboxRecord = { v: 1, id: "m1", from: "alice", spawnId: "s-1", body: "done", status: "completed", at: 1_700_000_000_000 };
+const peerMail: InboxRecord = { v: 1, id: "m2", from: "alice", fromSpawnId: "s-1", to: "bob", body: "hi", at: 1_700_000_000_000 };
+const leaderMail: InboxRecord = { v: 1, id: "m3", from: "leader", to: "bob", body: "next", at: 1_700_000_000_000 };
 
 describe("mail records", () => {
   it("is version 1", () => {
