@@ -1,0 +1,79 @@
+import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
+import { TeamError } from "../errors.ts";
+import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+
+/**
+ * Largest record line {@link appendRecord} accepts, in bytes including the LF (64 KiB).
+ *
+ * Why a bound: concurrent appenders (several worker processes writing one inbox) must never
+ * interleave inside a line. PIPE_BUF (4 KiB) only governs pipes and FIFOs; for a regular file
+ * opened with O_APPEND, Linux moves to EOF and writes under the inode lock, so one write() call
+ * lands whole, but only if the kernel accepts all bytes in that call. Small writes to a local
+ * disk or tmpfs are never split in practice; huge ones can be (signals, memory pressure), so we
+ * keep records small. NFS does not honour O_APPEND atomically at all: state dirs must be local.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024;
+
+/**
+ * Appends `record` as one JSON line (JSON.stringify + LF) to the JSONL file at `path`, with a
+ * single O_APPEND write. Creates the file with mode 0600 and its dir with mode 0700 when
+ * missing. Opens and closes the file on every call, so nothing is held open between appends.
+ * @returns the number of bytes appended (including the LF).
+ * @throws TeamError `invalid_input` when the line would exceed {@link MAX_RECORD_BYTES}
+ *   (message gives both sizes; shorten the body or put large content in a file and send its
+ *   path) or the record cannot be serialized; TeamError `io_error` naming the path when the
+ *   file cannot be opened or written.
+ */
+export async function appendRecord(path: string, record: unknown): Promise<number> {
+  const line = Buffer.from(`${serializeRecord(path, record)}\n`, "utf8");
+  if (line.length > MAX_RECORD_BYTES) {
+    throw new TeamError(
+      "invalid_input",
+      `Record for ${path} is ${line.length} bytes; the limit is ${MAX_RECORD_BYTES} bytes per line. ` +
+        "Shorten the message, or write the details to a file and send its path.",
+    );
+  }
+  let handle: FileHandle;
+  try {
+    handle = await openForAppend(path);
+  } catch (error) {
+    throw new TeamError("io_error", `Cannot open ${path} for append: ${errorText(error)}`, { cause: error });
+  }
+  try {
+    let written = 0;
+    // A short write is practically impossible for <= 64 KiB on a local fs; if it happens, finish
+    // the line anyway: an unterminated tail would glue itself onto the next appender's record.
+    while (written < line.length) {
+      const { bytesWritten } = await handle.write(line, written, line.length - written);
+      written += bytesWritten;
+    }
+    return written;
+  } catch (error) {
+    throw new TeamError("io_error", `Cannot append to ${path}: ${errorText(error)}`, { cause: error });
+  } finally {
+    await handle.close();
+  }
+}
+
+async function openForAppend(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, "a", PRIVATE_FILE_MODE);
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") throw error;
+    await ensurePrivateDir(dirname(path));
+    return await open(path, "a", PRIVATE_FILE_MODE);
+  }
+}
+
+function serializeRecord(path: string, record: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(record);
+  } catch (error) {
+    throw new TeamError("invalid_input", `Cannot serialize record for ${path}: ${errorText(error)}`, { cause: error });
+  }
+  if (text === undefined) throw new TeamError("invalid_input", `Cannot serialize record for ${path}: undefined`);
+  return text;
+}
