@@ -1,0 +1,75 @@
+/**
+ * The task board's pure core (issue 3): plain data in, plain data out, the clock passed in as
+ * `now` (ms). No I/O and no module state; the shell (files, intents, watchers, reviewer
+ * processes) carries out the returned `Effect`s. See references/board-format.md.
+ */
+export type {
+  Accepted,
+  AbortReason,
+  Assignment,
+  Effect,
+  GateRun,
+  Holder,
+  Holding,
+  Rejected,
+  Task,
+  TaskState,
+  TaskStatus,
+} from "./types.ts";
+export { RESULT_LIMIT, TASK_STATUSES } from "./types.ts";
+
+export type { Board, BoardIndex } from "./board.ts";
+export { createBoard, heldBy, holderOf, sameHolder, unmetDependencies } from "./board.ts";
+export { TRANSITIONS, canMove } from "./transition.ts";
+
+export { MAX_ID_LENGTH, allocateTaskId, slugify, uniqueTaskId, type AllocatedId } from "./slug.ts";
+export { normalizeResource, resourcesOverlap, anyOverlap, type NormalizedResource } from "./resources.ts";
+
+export { createTask, type CreateInput, type CreateRejection, type CreateResult, type Repointed } from "./create.ts";
+export { claimTask, type Claimant, type ClaimInput, type ClaimRejection, type ClaimResult } from "./claim.ts";
+export { submitTask, type SubmitInput, type SubmitOutcome, type SubmitRejection, type SubmitResult } from "./submit.ts";
+export { FAILS_TO_PARK, gateOutcome, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
+export { releaseHolder, reviveBoard, type GoneHolder, type ReleaseResult, type RevivedBoard } from "./holders.ts";
+
+export { REASONS_LIMIT, bound, clarificationPrompt, parseVerdict, reviewerPrompt, type ReviewerPromptInput, type Verdict } from "./verdict.ts";
+export {
+  DEFAULT_NOTICE_PACE_MS,
+  DEFAULT_TASKS_PER_NOTICE,
+  NOTICED_CAP,
+  createNoticeBook,
+  noticeText,
+  planNotices,
+  resolveNoticePace,
+  type NoticeBook,
+  type NoticeEntry,
+  type NoticePlan,
+  type NoticeTeammate,
+  type PlanNoticesInput,
+} from "./notices.ts";
+
+export {
+  BOARD_FORMAT_VERSION,
+  BoardFileSchema,
+  loadBoard,
+  parseBoardFile,
+  serializeBoard,
+  type BoardFile,
+  type BoardParseFailure,
+  type BoardParseResult,
+} from "./schema.ts";
+export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts";
+
+export { ROSTER_TAIL, TASK_PAGE, renderTaskList, type RosterRow, type TaskListOptions } from "./view.ts";
+export { describeCreate, type DescribeCreateInput } from "./messages.ts";
+export {
+  TaskClaimParams,
+  TaskCreateParams,
+  TaskListParams,
+  TaskSubmitParams,
+  normalizeClaimInput,
+  normalizeCreateInput,
+  normalizeSubmitInput,
+  parseStringList,
+  type InputResult,
+  type TaskCreateArgs,
+} from "./inputs.ts";

@@ -1,0 +1,146 @@
+/**
+ * Board tool inputs: typebox parameter schemas with a plain object root (L25) and the
+ * normalisers that turn raw tool arguments into core inputs. Arrays given as JSON strings are
+ * accepted (L26); anything unparseable is rejected naming the field and the value received.
+ */
+import { Type, type Static } from "typebox";
+import type { CreateInput } from "./create.ts";
+
+/** An id list as a real array or as a JSON-encoded array string (L26). */
+const IdList = (description: string) =>
+  Type.Union([Type.Array(Type.String()), Type.String()], { description: `${description} Array of task ids, e.g. ["fix-auth"].` });
+
+/** task_create parameters (R34). */
+export const TaskCreateParams = Type.Object({
+  subject: Type.String({ description: "Short imperative subject; the task id is derived from it." }),
+  description: Type.Optional(Type.String({ description: "What to do and where." })),
+  dependsOn: Type.Optional(IdList("Tasks that must complete before this one can be claimed.")),
+  verify: Type.Optional(Type.String({ description: "Acceptance criteria a reviewer can check (not shell commands); overrides the role's verify." })),
+  resources: Type.Optional(
+    Type.Union([Type.Array(Type.String()), Type.String()], { description: 'Path-like tags this task mutates, e.g. ["packages/api/auth"]; overlapping tasks never run at once.' }),
+  ),
+  supersedes: Type.Optional(IdList("Obsolete pending or claimed tasks this one replaces.")),
+});
+export type TaskCreateArgs = Static<typeof TaskCreateParams>;
+
+/** task_list parameters (R46). */
+export const TaskListParams = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: "First task of the page (0-based)." })),
+});
+
+/** task_claim parameters (R37). */
+export const TaskClaimParams = Type.Object({
+  taskId: Type.Optional(Type.String({ description: "Task to claim; omit to claim the first claimable task." })),
+});
+
+/** task_submit parameters (R39). */
+export const TaskSubmitParams = Type.Object({
+  taskId: Type.String(),
+  status: Type.Union([Type.Literal("completed"), Type.Literal("failed")]),
+  result: Type.Optional(Type.String({ description: "What was done (completed) or why it failed (failed)." })),
+});
+
+/** A normalised input, or a rejection naming the field. */
+export type InputResult<T> = { ok: true; value: T } | { ok: false; reason: "invalid_input"; field: string; message: string };
+
+const bad = (field: string, value: unknown, expected: string): InputResult<never> => ({
+  ok: false,
+  reason: "invalid_input",
+  field,
+  message: `${field}: got ${JSON.stringify(value)}; expected ${expected}.`,
+});
+
+function strings(field: string, value: unknown[], original: unknown): InputResult<string[]> {
+  const out: string[] = [];
+  for (const item of value) {
+    if (typeof item !== "string") return bad(field, original, "an array of strings");
+    out.push(item);
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * A string list from a real array, a JSON array string (`'["a","b"]'`), a one-element array
+ * wrapping such a string (a coercion artefact), or undefined/null/"" (empty list). Rejects other
+ * strings and non-string items, naming `field` and the value.
+ */
+export function parseStringList(field: string, value: unknown): InputResult<string[]> {
+  const expected = 'an array of strings, e.g. ["a", "b"], or that array as a JSON string';
+  if (value === undefined || value === null) return { ok: true, value: [] };
+  if (Array.isArray(value)) {
+    const only = value.length === 1 ? value[0] : undefined;
+    if (typeof only === "string" && only.trim().startsWith("[")) return parseStringList(field, only);
+    return strings(field, value, value);
+  }
+  if (typeof value !== "string") return bad(field, value, expected);
+  const text = value.trim();
+  if (text === "") return { ok: true, value: [] };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return bad(field, value, expected);
+  }
+  if (!Array.isArray(parsed)) return bad(field, value, expected);
+  return strings(field, parsed, value);
+}
+
+function optionalString(field: string, value: unknown): InputResult<string | undefined> {
+  if (value === undefined || value === null) return { ok: true, value: undefined };
+  if (typeof value !== "string") return bad(field, value, "a string");
+  return { ok: true, value };
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Normalises raw task_create arguments (L26). */
+export function normalizeCreateInput(raw: unknown): InputResult<CreateInput> {
+  const args = record(raw);
+  if (!args) return bad("arguments", raw, "an object");
+  if (typeof args.subject !== "string" || args.subject.trim() === "") return bad("subject", args.subject, "a non-empty string");
+  const description = optionalString("description", args.description);
+  if (!description.ok) return description;
+  const verify = optionalString("verify", args.verify);
+  if (!verify.ok) return verify;
+  const dependsOn = parseStringList("dependsOn", args.dependsOn);
+  if (!dependsOn.ok) return dependsOn;
+  const resources = parseStringList("resources", args.resources);
+  if (!resources.ok) return resources;
+  const supersedes = parseStringList("supersedes", args.supersedes);
+  if (!supersedes.ok) return supersedes;
+  return {
+    ok: true,
+    value: {
+      subject: args.subject,
+      ...(description.value !== undefined ? { description: description.value } : {}),
+      ...(verify.value !== undefined ? { verify: verify.value } : {}),
+      dependsOn: dependsOn.value,
+      resources: resources.value,
+      supersedes: supersedes.value,
+    },
+  };
+}
+
+/** Normalises raw task_claim arguments: an optional non-empty task id. */
+export function normalizeClaimInput(raw: unknown): InputResult<{ taskId?: string }> {
+  const args = record(raw ?? {});
+  if (!args) return bad("arguments", raw, "an object");
+  const taskId = optionalString("taskId", args.taskId);
+  if (!taskId.ok) return taskId;
+  const id = taskId.value?.trim();
+  return { ok: true, value: id ? { taskId: id } : {} };
+}
+
+/** Normalises raw task_submit arguments: task id, status `completed` or `failed`, optional result. */
+export function normalizeSubmitInput(raw: unknown): InputResult<{ taskId: string; status: "completed" | "failed"; result?: string }> {
+  const args = record(raw);
+  if (!args) return bad("arguments", raw, "an object");
+  if (typeof args.taskId !== "string" || args.taskId.trim() === "") return bad("taskId", args.taskId, "a task id string");
+  const status = typeof args.status === "string" ? args.status.trim().toLowerCase() : args.status;
+  if (status !== "completed" && status !== "failed") return bad("status", args.status, '"completed" or "failed"');
+  const result = optionalString("result", args.result);
+  if (!result.ok) return result;
+  return { ok: true, value: { taskId: args.taskId.trim(), status, ...(result.value !== undefined ? { result: result.value } : {}) } };
+}

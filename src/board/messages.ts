@@ -1,0 +1,50 @@
+/**
+ * Tool-result text for task_create (R35): names the board, the teammates told, or what the
+ * leader must do because nobody could be told.
+ */
+import { unmetDependencies, type Board } from "./board.ts";
+import type { CreateResult } from "./create.ts";
+import type { NoticePlan } from "./notices.ts";
+import { findHeldConflict } from "./resources.ts";
+import type { Accepted, Task } from "./types.ts";
+
+type CreateAccepted = Extract<CreateResult, Accepted<object>>;
+
+export interface DescribeCreateInput {
+  readonly created: CreateAccepted;
+  /** The synchronous notice plan made right after creation. */
+  readonly plan: NoticePlan;
+  /** Number of living teammates. */
+  readonly living: number;
+  /** How the board is named to the leader, e.g. its path. */
+  readonly boardLabel: string;
+}
+
+const code = (id: string): string => `\`${id}\``;
+
+function waiting(board: Board, task: Task): string {
+  const unmet = unmetDependencies(board, task);
+  if (unmet.length > 0) return `It waits for ${unmet.map(code).join(", ")} to complete; idle teammates hear about it then.`;
+  const conflict = findHeldConflict(board.index.held, task.resources);
+  if (conflict) return `Its resource ${code(conflict.tag)} overlaps ${code(conflict.heldTag)}, held by @${conflict.owners[0]?.name ?? "?"}; it is offered when that holding ends.`;
+  return "No idle teammate is eligible (all busy or on a direct assignment, or its resources overlap one); it stays pending until a compatible teammate is idle or you open an assignment.";
+}
+
+/**
+ * The task_create result text: `Created task <id> on <board>`, superseded and re-pointed ids, then
+ * one of: the teammates notified; "no teammate is alive: call teammate_spawn"; or why it waits.
+ */
+export function describeCreate(board: Board, input: DescribeCreateInput): string {
+  const { task, superseded, repointed } = input.created;
+  const lines = [`Created task ${code(task.id)} (${task.subject}) on board ${input.boardLabel}.`];
+  if (superseded.length > 0) lines.push(`Superseded ${superseded.map(code).join(", ")} (kept for audit; holders were told to acknowledge).`);
+  if (repointed.length > 0) lines.push(`Re-pointed dependents: ${repointed.map((r) => `${code(r.taskId)} (${r.from} → ${r.to})`).join(", ")}.`);
+  if (input.living === 0) {
+    lines.push("No teammate is alive: call teammate_spawn to start one; the task stays pending until a teammate claims it.");
+  } else if (input.plan.notified.length > 0) {
+    lines.push(`Notified idle teammate${input.plan.notified.length > 1 ? "s" : ""}: ${input.plan.notified.map((n) => `@${n}`).join(", ")}.`);
+  } else {
+    lines.push(waiting(board, task));
+  }
+  return lines.join("\n");
+}

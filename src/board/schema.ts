@@ -1,0 +1,169 @@
+/**
+ * board.json format v1 (R42, R58, L8, W5): typebox schema, the one parser, and the serializer.
+ * The parser returns a reasoned failure for anything it cannot trust; a corrupt or empty file is
+ * never an empty board. Documented in references/board-format.md.
+ */
+import { Type, type Static } from "typebox";
+import { Value } from "typebox/value";
+import { createBoard, indexBoard, type Board } from "./board.ts";
+import { normalizeResource } from "./resources.ts";
+import { MAX_ID_LENGTH } from "./slug.ts";
+import type { Task } from "./types.ts";
+
+/** The format version this build reads and writes. */
+export const BOARD_FORMAT_VERSION = 1;
+
+const Ms = Type.Number({ minimum: 0 });
+const Count = Type.Integer({ minimum: 0 });
+const TaskId = Type.String({ pattern: "^[a-z0-9]+(-[a-z0-9]+)*$", maxLength: MAX_ID_LENGTH });
+const HolderSchema = Type.Object({ name: Type.String({ minLength: 1 }), spawnId: Type.String({ minLength: 1 }) });
+const HoldingSchema = Type.Object({ holder: HolderSchema, claimedAt: Ms, failures: Count, reviews: Count });
+const GateSchema = Type.Object({
+  token: Type.String({ minLength: 1 }),
+  attempt: Type.Integer({ minimum: 1 }),
+  clarified: Type.Boolean(),
+  startedAt: Ms,
+  criteria: Type.String(),
+});
+
+const StateSchema = Type.Union([
+  Type.Object({ status: Type.Literal("pending") }),
+  Type.Object({ status: Type.Literal("claimed"), holding: HoldingSchema }),
+  Type.Object({ status: Type.Literal("in_review"), holding: HoldingSchema, gate: GateSchema }),
+  Type.Object({ status: Type.Literal("parked"), holding: HoldingSchema }),
+  Type.Object({ status: Type.Literal("completed"), completedAt: Ms, by: Type.Optional(Type.String()) }),
+  Type.Object({ status: Type.Literal("superseded"), by: TaskId, supersededAt: Ms, holder: Type.Optional(HolderSchema) }),
+]);
+
+const TaskSchema = Type.Object({
+  id: TaskId,
+  seq: Type.Integer({ minimum: 1 }),
+  subject: Type.String({ minLength: 1 }),
+  description: Type.Optional(Type.String()),
+  dependsOn: Type.Array(TaskId),
+  resources: Type.Array(Type.String({ minLength: 1 })),
+  verify: Type.Optional(Type.String()),
+  supersedes: Type.Array(TaskId),
+  createdAt: Ms,
+  updatedAt: Ms,
+  state: StateSchema,
+  lastError: Type.Optional(Type.String()),
+  lastResult: Type.Optional(Type.String()),
+  noticeEpoch: Count,
+});
+
+/** The whole file. `revision` is the board's change counter, `version` the format. */
+export const BoardFileSchema = Type.Object({
+  version: Type.Literal(BOARD_FORMAT_VERSION),
+  revision: Count,
+  nextSeq: Type.Integer({ minimum: 1 }),
+  nextGate: Type.Integer({ minimum: 1 }),
+  tasks: Type.Array(TaskSchema),
+});
+export type BoardFile = Static<typeof BoardFileSchema>;
+
+// Compile-time proof that a parsed task is a `Task` (the schema and the type cannot drift apart).
+const asTask = (t: Static<typeof TaskSchema>): Task => t;
+
+export type BoardParseFailure = "empty" | "corrupt_json" | "unsupported_version" | "invalid_schema" | "inconsistent";
+
+export type BoardParseResult = { ok: true; file: BoardFile } | { ok: false; reason: BoardParseFailure; message: string };
+
+const fail = (reason: BoardParseFailure, message: string): BoardParseResult => ({ ok: false, reason, message });
+const ADVICE = "The file was not loaded; move it aside and report it, never overwrite it.";
+
+function integrity(file: BoardFile): string | undefined {
+  const ids = new Set<string>();
+  const seqs = new Set<number>();
+  const tokens = new Set<string>();
+  for (const t of file.tasks) {
+    if (ids.has(t.id)) return `task id \`${t.id}\` appears twice`;
+    if (seqs.has(t.seq)) return `task seq ${t.seq} appears twice (\`${t.id}\`)`;
+    ids.add(t.id);
+    seqs.add(t.seq);
+    if (t.state.status === "in_review") {
+      if (tokens.has(t.state.gate.token)) return `gate token \`${t.state.gate.token}\` appears twice`;
+      tokens.add(t.state.gate.token);
+    }
+    const bad = t.resources.find((r) => {
+      const n = normalizeResource(r);
+      return !n.ok || n.tag !== r;
+    });
+    if (bad !== undefined) return `task \`${t.id}\` has resource ${JSON.stringify(bad)}, which is not a normalised tag`;
+  }
+  for (const t of file.tasks) {
+    const refs = [...t.dependsOn, ...t.supersedes, ...(t.state.status === "superseded" ? [t.state.by] : [])];
+    const unknown = refs.find((r) => !ids.has(r));
+    if (unknown !== undefined) return `task \`${t.id}\` refers to unknown task \`${unknown}\``;
+    if (t.dependsOn.includes(t.id)) return `task \`${t.id}\` depends on itself`;
+  }
+  return undefined;
+}
+
+/**
+ * Parses board.json text. Never throws, never returns an empty board for bad input (L8):
+ * `empty` (blank file), `corrupt_json`, `unsupported_version` (another format version),
+ * `invalid_schema` (first problems with their JSON paths), `inconsistent` (duplicate ids or
+ * tokens, unknown references, unnormalised resources). A missing file is the caller's business
+ * (ENOENT means a new board).
+ */
+export function parseBoardFile(text: string): BoardParseResult {
+  if (text.trim() === "") return fail("empty", `board.json is empty. ${ADVICE}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return fail("corrupt_json", `board.json is not valid JSON (${error instanceof Error ? error.message : String(error)}). ${ADVICE}`);
+  }
+  const version = typeof data === "object" && data !== null && "version" in data ? data.version : undefined;
+  if (version !== BOARD_FORMAT_VERSION) {
+    return fail(
+      version === undefined ? "invalid_schema" : "unsupported_version",
+      version === undefined
+        ? `board.json has no "version" field; expected version ${BOARD_FORMAT_VERSION}. ${ADVICE}`
+        : `board.json has format version ${JSON.stringify(version)}; this build reads version ${BOARD_FORMAT_VERSION}. ${ADVICE}`,
+    );
+  }
+  if (!Value.Check(BoardFileSchema, data)) {
+    const problems = [...Value.Errors(BoardFileSchema, data)]
+      .slice(0, 3)
+      .map((e) => `${e.instancePath || "/"}: ${e.message}`)
+      .join("; ");
+    return fail("invalid_schema", `board.json does not match format v${BOARD_FORMAT_VERSION}: ${problems}. ${ADVICE}`);
+  }
+  const broken = integrity(data);
+  if (broken) return fail("inconsistent", `board.json is inconsistent: ${broken}. ${ADVICE}`);
+  return { ok: true, file: data };
+}
+
+/**
+ * Builds a board from a parsed file, with indexes. The board takes ownership of the file's task
+ * objects. Counters are repaired upward if a hand-edited file left them too low.
+ */
+export function loadBoard(file: BoardFile): Board {
+  const board = createBoard();
+  let maxSeq = 0;
+  let maxGate = 0;
+  for (const raw of file.tasks) {
+    const task = asTask(raw);
+    board.tasks.set(task.id, task);
+    maxSeq = Math.max(maxSeq, task.seq);
+    if (task.state.status === "in_review") maxGate = Math.max(maxGate, Number(/#g(\d+)$/.exec(task.state.gate.token)?.[1] ?? 0));
+  }
+  board.revision = file.revision;
+  board.nextSeq = Math.max(file.nextSeq, maxSeq + 1);
+  board.nextGate = Math.max(file.nextGate, maxGate + 1);
+  indexBoard(board);
+  return board;
+}
+
+/**
+ * The board as board.json text: format v1, one task per line (readable and diff-friendly at
+ * 10,000 tasks). The caller writes it atomically; the result shares nothing with the board.
+ */
+export function serializeBoard(board: Board): string {
+  const head = JSON.stringify({ version: BOARD_FORMAT_VERSION, revision: board.revision, nextSeq: board.nextSeq, nextGate: board.nextGate });
+  const lines: string[] = [];
+  for (const task of board.tasks.values()) lines.push(JSON.stringify(task));
+  return `${head.slice(0, -1)},"tasks":[${lines.length ? `\n${lines.join(",\n")}\n` : ""}]}\n`;
+}

@@ -1,0 +1,112 @@
+/**
+ * task_submit in the core (R38–R39, R41, R43): a holder releases (`failed`) or completes its
+ * task; completion passes through the effective verify gate when there is one.
+ */
+import { commit, sameHolder, type Board } from "./board.ts";
+import { moveTask } from "./transition.ts";
+import { RESULT_LIMIT, type Accepted, type Effect, type Holder, type Holding, type Rejected, type Task } from "./types.ts";
+import { bound, reviewerPrompt } from "./verdict.ts";
+
+export interface SubmitInput {
+  readonly holder: Holder;
+  readonly taskId: string;
+  readonly status: "completed" | "failed";
+  /** Result (completed) or error (failed) text; bounded to `RESULT_LIMIT` chars. */
+  readonly result?: string;
+  /** The `verify` of the holder's role, used when the task has none (R43). */
+  readonly roleVerify?: string;
+}
+
+export type SubmitRejection = "not_found" | "not_claimed" | "not_holder" | "in_review" | "superseded";
+
+/**
+ * What happened: `completed` (no gate), `in_review` (a reviewer must run), `released` (failed →
+ * pending), `acknowledged` (failed on a superseded task: the holder's lock is dropped).
+ */
+export type SubmitOutcome = "completed" | "in_review" | "released" | "acknowledged";
+
+export type SubmitResult = Accepted<{ task: Task; outcome: SubmitOutcome }> | Rejected<SubmitRejection>;
+
+const code = (id: string): string => `\`${id}\``;
+
+function reject(reason: SubmitRejection, message: string): Rejected<SubmitRejection> {
+  return { ok: false, reason, message, effects: [] };
+}
+
+/** Starts a fresh gate run for `task` held under `holding`; returns the `start_reviewer` effect. */
+export function startGate(board: Board, task: Task, holding: Holding, criteria: string, now: number): Effect {
+  const attempt = holding.reviews + 1;
+  const token = `${task.id}#g${board.nextGate}`;
+  board.nextGate += 1;
+  const gate = { token, attempt, clarified: false, startedAt: now, criteria };
+  moveTask(board, task, { status: "in_review", holding: { ...holding, reviews: attempt }, gate }, now);
+  const prompt = reviewerPrompt({ task, criteria, result: task.lastResult ?? "", attempt });
+  return { type: "start_reviewer", token, taskId: task.id, holder: holding.holder, prompt };
+}
+
+function release(board: Board, task: Task, error: string, now: number): void {
+  task.lastError = error;
+  task.noticeEpoch += 1; // a released task re-arms notices (R54, L11)
+  moveTask(board, task, { status: "pending" }, now);
+}
+
+function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | undefined {
+  const { state } = task;
+  if (state.status === "pending" || state.status === "completed") {
+    return reject("not_claimed", `Task ${code(task.id)} is ${state.status}, not claimed by @${holder.name}; claim it first with task_claim.`);
+  }
+  if (state.status === "superseded") return undefined;
+  const current = state.holding.holder;
+  if (current.name !== holder.name) return reject("not_holder", `Task ${code(task.id)} is held by @${current.name}, not @${holder.name}.`);
+  if (current.spawnId !== holder.spawnId) {
+    return reject("not_holder", `Task ${code(task.id)} is held by an earlier incarnation of @${holder.name} (spawn ${current.spawnId}); this process cannot submit it.`);
+  }
+  return undefined;
+}
+
+/**
+ * Applies a submission at `now` (ms). Rules: only the current holder (name and spawn id, R47)
+ * may submit. `failed` returns a claimed, parked or in-review task to pending with the error kept
+ * and notices re-armed (R39, R54), aborting a running reviewer; on a superseded task it is the
+ * holder's acknowledgement and drops its resource lock (R41). `completed` is rejected on a
+ * superseded task and while a review runs; otherwise it starts a gate run when the effective
+ * verify (`task.verify ?? roleVerify`) is set, else completes the task. Effects: `abort_reviewer`,
+ * `start_reviewer`, `persist`.
+ */
+export function submitTask(board: Board, input: SubmitInput, now: number): SubmitResult {
+  const id = input.taskId.trim().toLowerCase();
+  const task = board.tasks.get(id);
+  if (!task) return reject("not_found", `No task ${code(id)} on this board; call task_list to see the ids.`);
+  const denied = checkHolder(task, input.holder);
+  if (denied) return denied;
+  const text = bound(input.result?.trim() ?? "", RESULT_LIMIT);
+  const { state } = task;
+  const effects: Effect[] = [];
+  if (state.status === "superseded") {
+    if (input.status === "completed" || !state.holder || !sameHolder(state.holder, input.holder)) {
+      return reject("superseded", `Task ${code(task.id)} is superseded by ${code(state.by)} and cannot be completed; acknowledge with task_submit({ taskId: "${task.id}", status: "failed" }) if you hold it.`);
+    }
+    moveTask(board, task, { status: "superseded", by: state.by, supersededAt: state.supersededAt }, now);
+    return { ok: true, task, outcome: "acknowledged", effects: [commit(board)] };
+  }
+  if (state.status === "pending" || state.status === "completed") throw new Error("unreachable: checked by checkHolder");
+  if (input.status === "failed") {
+    if (state.status === "in_review") effects.push({ type: "abort_reviewer", token: state.gate.token, taskId: task.id, reason: "released" });
+    release(board, task, text === "" ? "(failed without a reason)" : text, now);
+    effects.push(commit(board));
+    return { ok: true, task, outcome: "released", effects };
+  }
+  if (state.status === "in_review") {
+    return reject("in_review", `Task ${code(task.id)} is already in review (attempt ${state.gate.attempt}); wait for the reviewer's verdict.`);
+  }
+  task.lastResult = text;
+  const criteria = task.verify ?? input.roleVerify?.trim();
+  if (criteria) {
+    effects.push(startGate(board, task, state.holding, criteria, now));
+    effects.push(commit(board));
+    return { ok: true, task, outcome: "in_review", effects };
+  }
+  moveTask(board, task, { status: "completed", completedAt: now, by: state.holding.holder.name }, now);
+  effects.push(commit(board));
+  return { ok: true, task, outcome: "completed", effects };
+}

@@ -1,0 +1,140 @@
+/**
+ * task_list (R46): one view definition for both sides. The leader's variant appends the roster;
+ * a worker's variant appends the tail of the roster it needs to find peers. Output is bounded:
+ * counts for the whole board plus one page of tasks.
+ */
+import { unmetDependencies, type Board } from "./board.ts";
+import { TASK_STATUSES, type Task, type TaskStatus } from "./types.ts";
+
+/** One roster line as the shell knows it. */
+export interface RosterRow {
+  readonly name: string;
+  /** e.g. "starting", "working", "idle", "stopped". */
+  readonly status: string;
+  readonly agent?: string;
+  readonly model?: string;
+  /** Short description of the current direct assignment, if any. */
+  readonly assignment?: string;
+}
+
+export interface TaskListOptions {
+  readonly audience: "leader" | "worker";
+  /** The worker's own name (marks its tasks, leaves it out of the peers list). */
+  readonly self?: string;
+  readonly roster: readonly RosterRow[];
+  /** How the board is named, e.g. its path or session key. */
+  readonly boardLabel?: string;
+  /** First task of the page (0-based); default 0. */
+  readonly offset?: number;
+  /** Tasks per page; default `TASK_PAGE`. */
+  readonly limit?: number;
+}
+
+/** Default tasks per page. */
+export const TASK_PAGE = 50;
+/** Peers shown to a worker. */
+export const ROSTER_TAIL = 8;
+
+const LABEL: Record<TaskStatus, string> = {
+  in_review: "in review",
+  claimed: "claimed",
+  parked: "parked",
+  pending: "pending",
+  completed: "completed",
+  superseded: "superseded",
+};
+
+function short(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+function detail(board: Board, task: Task, self: string | undefined): string[] {
+  const out: string[] = [];
+  const { state } = task;
+  const you = (name: string): string => (name === self ? `@${name} (you)` : `@${name}`);
+  switch (state.status) {
+    case "pending": {
+      const unmet = unmetDependencies(board, task);
+      if (unmet.length > 0) out.push(`waits for ${unmet.join(", ")}`);
+      if (task.lastError) out.push(`last error: ${short(task.lastError, 80)}`);
+      break;
+    }
+    case "claimed":
+    case "parked":
+      out.push(`by ${you(state.holding.holder.name)}`);
+      if (state.holding.failures > 0) out.push(`${state.holding.failures} failed review${state.holding.failures > 1 ? "s" : ""}`);
+      break;
+    case "in_review":
+      out.push(`by ${you(state.holding.holder.name)}`, `review attempt ${state.gate.attempt}`);
+      break;
+    case "completed":
+      if (state.by) out.push(`by @${state.by}`);
+      break;
+    case "superseded":
+      out.push(`by task ${state.by}`);
+      if (state.holder) out.push(`still held by ${you(state.holder.name)}`);
+      break;
+    default: {
+      const never: never = state;
+      throw new Error(`unknown task state ${JSON.stringify(never)}`);
+    }
+  }
+  if (task.resources.length > 0) out.push(`resources: ${task.resources.join(", ")}`);
+  return out;
+}
+
+/** Tasks in view order: by status (TASK_STATUSES order), then oldest first; finished work newest first. */
+function ordered(board: Board): Task[] {
+  const buckets = new Map<TaskStatus, Task[]>(TASK_STATUSES.map((s) => [s, []]));
+  for (const task of board.tasks.values()) buckets.get(task.state.status)?.push(task);
+  return TASK_STATUSES.flatMap((s) => {
+    const list = buckets.get(s) ?? [];
+    return s === "completed" || s === "superseded" ? list.reverse() : list;
+  });
+}
+
+function rosterLines(options: TaskListOptions): string[] {
+  if (options.audience === "leader") {
+    if (options.roster.length === 0) return ["Roster: no teammates. Call teammate_spawn to start one."];
+    return [
+      `Roster (${options.roster.length}):`,
+      ...options.roster.map((r) => {
+        const parts = [`@${r.name}`, r.status, r.agent && `agent ${r.agent}`, r.model && `model ${r.model}`, r.assignment && `assignment: ${short(r.assignment, 60)}`];
+        return `- ${parts.filter(Boolean).join(" · ")}`;
+      }),
+    ];
+  }
+  const peers = options.roster.filter((r) => r.name !== options.self);
+  const tail = peers.slice(-ROSTER_TAIL);
+  if (tail.length === 0) return ["Peers: none."];
+  const more = peers.length - tail.length;
+  return [`Peers (send_message to reach them)${more > 0 ? `, last ${tail.length} of ${peers.length}` : ""}:`, ...tail.map((r) => `- @${r.name} · ${r.status}`)];
+}
+
+/**
+ * Renders the board for task_list. Output: a header with counts per status, one page of tasks
+ * (`offset`, `limit`) with a line saying how to see more, then the roster (leader) or the peers
+ * tail (worker). Bounded by the page size whatever the board size; O(tasks) to order them.
+ */
+export function renderTaskList(board: Board, options: TaskListOptions): string {
+  const { counts } = board.index;
+  const total = board.tasks.size;
+  const label = options.boardLabel ? ` ${options.boardLabel}` : "";
+  const summary = TASK_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${LABEL[s]}`);
+  const lines = [`Board${label}: ${total} task${total === 1 ? "" : "s"}${summary.length ? ` (${summary.join(", ")})` : ""}.`];
+  if (total === 0) lines.push(options.audience === "leader" ? "No tasks yet. Add one with task_create." : "No tasks yet.");
+  const limit = Math.max(1, options.limit ?? TASK_PAGE);
+  const offset = Math.min(Math.max(0, options.offset ?? 0), Math.max(0, total - 1));
+  const page = total === 0 ? [] : ordered(board).slice(offset, offset + limit);
+  for (const task of page) {
+    const extra = detail(board, task, options.self);
+    lines.push(`- \`${task.id}\` [${LABEL[task.state.status]}] ${short(task.subject, 100)}${extra.length ? ` · ${extra.join(" · ")}` : ""}`);
+  }
+  if (total > page.length) {
+    const end = offset + page.length;
+    lines.push(`Showing tasks ${offset + 1}–${end} of ${total}.${end < total ? ` Call task_list({ offset: ${end} }) for more.` : ""}`);
+  }
+  lines.push("", ...rosterLines(options));
+  return lines.join("\n");
+}
