@@ -2,9 +2,9 @@
  * Routing rules of `send_message` (R23–R33): pure decisions over plain data. The shells in
  * src/leader and src/worker carry them out (append to a file, steer a child, start a turn).
  */
+import type { ReportStatus } from "../mail/index.ts";
 
-/** Statuses a report may carry. Omitted means `in_progress` (an intermediate report). */
-export type ReportStatus = "in_progress" | "completed" | "failed";
+export type { ReportStatus };
 
 /** The raw arguments of one `send_message` call, as the model gave them. */
 export interface SendRequest {

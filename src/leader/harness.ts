@@ -1,0 +1,435 @@
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { basename } from "node:path";
+import { discoverAgents, resolveAgent, type AgentDiscovery } from "../agents/index.ts";
+import { TeamError } from "../errors.ts";
+import {
+  appendInboxRecord,
+  inboxCursor,
+  LEADER_NAME,
+  makeInboxRecord,
+  outboxCursor,
+  ROSTER_FORMAT_VERSION,
+  type OutboxRecord,
+  type RosterFile,
+} from "../mail/index.ts";
+import { spawnPiChild, type RpcEvent } from "../process/index.ts";
+import { ensurePrivateDir, SnapshotWriter, watchDirs, type DirWatch, type RuntimeLayout } from "../store/index.ts";
+import { Member } from "../team/member.ts";
+import { harnessEventText, kickoffText, mailText, reportText, wakeText } from "../team/prompts.ts";
+import { admitReport, reopenGate, routeFromLeader, type SendRequest, type TeammateStatus } from "../team/routing.ts";
+import { planSpawn, type ModelRef } from "../team/spawn-plan.ts";
+import { validateTeammateName } from "../team/names.ts";
+
+/** At most this many living teammates per session (R19). */
+export const MAX_LIVING_TEAMMATES = 8;
+
+/** What the harness hands to the leader's model: each one becomes its own follow-up turn. */
+export type LeaderDelivery =
+  | { kind: "report"; record: OutboxRecord; text: string }
+  | { kind: "harness_event"; type: string; teammate: string; text: string };
+
+/** Something the harness did, for the console and logs; never a model turn. */
+export interface HarnessNote {
+  at: number;
+  teammate?: string;
+  text: string;
+}
+
+/** Wiring of a `LeaderHarness`. Production values are set in src/extension.ts. */
+export interface LeaderHarnessOptions {
+  cwd: string;
+  layout: RuntimeLayout;
+  boardDir: string;
+  agentDir: string;
+  piCli: string;
+  /** Directory of this package, loaded into every child with `-e`. */
+  packageDir: string;
+  /** Environment of the leader; children get it plus their identity variables. */
+  env: NodeJS.ProcessEnv;
+  /** Whether project agent definitions may be used (`ctx.isProjectTrusted()`). */
+  trusted: () => boolean;
+  /** The leader's current model, re-read at every spawn. */
+  leaderModel: () => ModelRef | undefined;
+  /** Starts one leader follow-up turn. Must not throw. */
+  deliver: (delivery: LeaderDelivery) => void;
+  /** Records a console note (routing results, suppressed reports, child dialogs). */
+  note?: (note: HarnessNote) => void;
+  now?: () => number;
+  /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
+  safetyPollMs?: number;
+  /** Budget for a child's first `get_state` answer, in ms. Default 30000. */
+  readyTimeoutMs?: number;
+  /** Grace before SIGTERM and before SIGKILL when stopping a child, in ms. Default 3000 each. */
+  stopGraceMs?: number;
+}
+
+/** Arguments of `spawn` (the `teammate_spawn` tool). */
+export interface SpawnRequest {
+  name: string;
+  agent: string;
+  prompt?: string;
+  resources?: string[];
+}
+
+/** Result of a successful spawn. */
+export interface SpawnResult {
+  name: string;
+  agent: string;
+  spawnId: string;
+  pid: number;
+  status: TeammateStatus;
+  tools: string[];
+  model: string;
+  kickoff: boolean;
+  log: string;
+}
+
+/** Result of the leader's `send_message`. */
+export interface LeaderSendResult {
+  to: string;
+  result: "steered" | "queued";
+  note?: string;
+}
+
+/**
+ * The leader's side of the team (R3): starts and stops teammates, drains their outboxes into
+ * leader turns, delivers inbox mail into teammates' turns, and reports crashes. Driven by
+ * chokidar events and RPC events, with a slow safety poll (W6). All state lives in this object.
+ */
+export class LeaderHarness {
+  readonly #o: Required<Omit<LeaderHarnessOptions, "note">> & Pick<LeaderHarnessOptions, "note">;
+  readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
+  readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
+  readonly #roster = new SnapshotWriter();
+  #rosterChangedAt = 0;
+  #watch: DirWatch | undefined;
+  #closing = false;
+
+  constructor(options: LeaderHarnessOptions) {
+    this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, ...options };
+  }
+
+  /** Creates the runtime dirs and starts watching outboxes and inboxes. Call once. */
+  async start(): Promise<void> {
+    const { layout } = this.#o;
+    for (const dir of [layout.root, layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
+    this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#onFileChange(path), {
+      safetyPollMs: this.#o.safetyPollMs,
+      onError: (error) => this.#note(`watcher error: ${String(error)}`),
+    });
+    await this.#watch.ready;
+  }
+
+  /** Living and stopped teammates, latest incarnation per name. */
+  members(): Member[] {
+    return [...this.#members.values()];
+  }
+
+  /** The living teammate of that name (case-insensitive), if any. */
+  living(name: string): Member | undefined {
+    const m = this.#members.get(name.toLowerCase());
+    return m?.living ? m : undefined;
+  }
+
+  /** Discovers agent definitions now (files may change during a session). Never rejects. */
+  discover(): Promise<AgentDiscovery> {
+    return discoverAgents({ agentDir: this.#o.agentDir, cwd: this.#o.cwd, trusted: this.#o.trusted() });
+  }
+
+  /**
+   * Starts a teammate (R13–R19, R22) and waits until its child answers `get_state`. With a
+   * kickoff `prompt`, the first prompt carries the role prompt and the kickoff as one direct
+   * assignment; without one the teammate idles and costs no model call.
+   * @throws TeamError `invalid_input` (bad name, unknown agent: the message lists the available
+   *   agents), `limit_reached` (8 living), `child_exited` (the child died before it was ready).
+   */
+  async spawn(req: SpawnRequest): Promise<SpawnResult> {
+    const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
+    const nameCheck = validateTeammateName(req.name, livingNames);
+    if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
+    if (livingNames.length >= MAX_LIVING_TEAMMATES) {
+      throw new TeamError(
+        "limit_reached",
+        `teammate_spawn: ${livingNames.length} teammates are alive (${livingNames.join(", ")}); at most ${MAX_LIVING_TEAMMATES} may live at once. Shut one down with teammate_shutdown first.`,
+      );
+    }
+    const resolved = resolveAgent(await this.discover(), req.agent);
+    if (!resolved.ok) throw new TeamError("invalid_input", `teammate_spawn: ${resolved.message}`);
+    const spawnId = randomUUID();
+    const plan = planSpawn({
+      name: req.name,
+      spawnId,
+      agent: resolved.agent,
+      leaderModel: this.#o.leaderModel(),
+      packageDir: this.#o.packageDir,
+      runtimeDir: this.#o.layout.root,
+      boardDir: this.#o.boardDir,
+      leaderPid: process.pid,
+    });
+    const m = new Member({
+      name: req.name,
+      agent: resolved.agent,
+      spawnId,
+      tools: plan.tools,
+      resources: req.resources ?? [],
+      model: plan.model,
+      startedAt: this.#o.now(),
+      ...this.#cursorsFor(req.name),
+    });
+    this.#members.set(req.name.toLowerCase(), m);
+    this.#rosterChangedAt = this.#o.now();
+    await this.#writeRoster();
+    try {
+      m.proc = await spawnPiChild({
+        piCli: this.#o.piCli,
+        args: plan.args,
+        cwd: this.#o.cwd,
+        env: { ...this.#o.env, ...plan.env },
+        stderrLog: this.#o.layout.log(req.name),
+        label: `teammate ${req.name}`,
+      });
+    } catch (error) {
+      await this.#setStatus(m, "stopped");
+      m.markClosed();
+      throw error;
+    }
+    const proc = m.proc;
+    m.disposers.push(proc.child.onEvent((event) => this.#onEvent(m, event)));
+    m.disposers.push(proc.child.onUiRequest((r) => this.#note(`cancelled a ${r.request.method} dialog of the child`, m)));
+    void proc.exited.then(() => this.#onClose(m));
+    try {
+      await proc.waitReady(this.#o.readyTimeoutMs);
+      if (req.prompt) {
+        m.rolePending = false;
+        await proc.child.prompt(kickoffText(m.agent.prompt, req.prompt), { streamingBehavior: "followUp" });
+      } else if (m.status === "starting") {
+        await this.#setStatus(m, "idle");
+        void this.#deliverMail(m);
+      }
+    } catch (error) {
+      m.requestedShutdown = true;
+      await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+      await m.closed;
+      throw error;
+    }
+    return {
+      name: m.name,
+      agent: m.agent.name,
+      spawnId,
+      pid: proc.pid,
+      status: m.status,
+      tools: m.tools,
+      model: m.model ? `${m.model.provider}/${m.model.id}` : "(Pi default)",
+      kickoff: Boolean(req.prompt),
+      log: proc.stderrLogPath,
+    };
+  }
+
+  /**
+   * The leader's `send_message` (R24, R25): a working teammate is steered through its control
+   * stream (`steered` only when the child accepted it); otherwise the message goes to its inbox
+   * (`queued`) and is delivered at its next wake. `reopen` opens a new direct assignment.
+   * @throws TeamError `invalid_input` when the recipient is not a living teammate.
+   */
+  async sendFromLeader(req: SendRequest): Promise<LeaderSendResult> {
+    const statuses = new Map(this.members().map((m) => [m.name, { name: m.name, status: m.status }]));
+    const route = routeFromLeader(req, statuses);
+    if (route.kind === "error") throw new TeamError("invalid_input", route.message);
+    const m = this.living(route.to)!;
+    if (req.reopen) m.gate = reopenGate(m.gate);
+    const note = route.note ? { note: route.note } : {};
+    if (route.kind === "steer" && m.proc && !m.delivering) {
+      try {
+        await m.proc.child.steer(mailText({ from: LEADER_NAME, body: req.message }));
+        this.#note(`leader → ${m.name}: steered`, m);
+        return { to: m.name, result: "steered", ...note };
+      } catch {
+        // The run ended between the status check and the steer: queue it for the next wake.
+      }
+    }
+    await appendInboxRecord(this.#o.layout.inbox(m.name), makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now()));
+    this.#note(`leader → ${m.name}: queued`, m);
+    void this.#readInbox(m);
+    return { to: m.name, result: "queued", ...note };
+  }
+
+  /**
+   * Stops one teammate on request (R21): stdin EOF, then SIGTERM, then SIGKILL, each after a
+   * bounded wait. The teammate ends `stopped` and no leader turn is started (R30).
+   * @throws TeamError `not_found` when no living teammate has that name.
+   */
+  async shutdown(name: string): Promise<{ name: string; exit: string }> {
+    const m = this.living(name);
+    if (!m) {
+      const living = this.members().filter((x) => x.living).map((x) => x.name);
+      throw new TeamError("not_found", `teammate_shutdown: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
+    }
+    m.requestedShutdown = true;
+    const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
+    await m.closed;
+    return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };
+  }
+
+  /**
+   * Session end (L22): every teammate is marked as a requested shutdown first, then all are
+   * stopped together; watchers close and the runtime dir is removed (R57). Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    const living = this.members().filter((m) => m.living);
+    for (const m of living) m.requestedShutdown = true;
+    await Promise.all(living.map(async (m) => {
+      await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
+      await m.closed;
+    }));
+    await this.#watch?.close();
+    await rm(this.#o.layout.root, { recursive: true, force: true });
+  }
+
+  #cursorsFor(name: string): { outbox: Member["outbox"]; inbox: Member["inbox"] } {
+    const key = name.toLowerCase();
+    let c = this.#cursors.get(key);
+    if (!c) {
+      c = { outbox: outboxCursor(this.#o.layout.outbox(name)), inbox: inboxCursor(this.#o.layout.inbox(name)) };
+      this.#cursors.set(key, c);
+    }
+    return c;
+  }
+
+  #onFileChange(path: string): void {
+    const { layout } = this.#o;
+    const targets = path === layout.outboxDir || path === layout.inboxDir
+      ? this.members()
+      : [this.#members.get(basename(path, ".jsonl").toLowerCase())].filter((m): m is Member => m !== undefined);
+    for (const m of targets) {
+      if (!path.startsWith(layout.inboxDir)) void this.#drainOutbox(m);
+      if (!path.startsWith(layout.outboxDir)) void this.#readInbox(m);
+    }
+  }
+
+  #onEvent(m: Member, event: RpcEvent): void {
+    if (!m.living) return;
+    if (event.type === "agent_start") void this.#setStatus(m, "working");
+    if (event.type === "agent_settled") void this.#settled(m);
+  }
+
+  async #settled(m: Member): Promise<void> {
+    // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
+    await this.#drainOutbox(m);
+    if (!m.living) return;
+    await this.#setStatus(m, "idle");
+    await this.#deliverMail(m);
+  }
+
+  /** Reads new outbox records of `m` and delivers each admitted one as its own leader turn (R26, R27, R47). */
+  async #drainOutbox(m: Member): Promise<void> {
+    const batch = await m.outbox.readNew();
+    for (const d of batch.diagnostics) this.#note(d, m);
+    for (const record of batch.records) {
+      // The file name is the authority on the sender; a record naming someone else is forged.
+      if (record.from.toLowerCase() !== m.name.toLowerCase()) {
+        this.#note(`outbox of ${m.name} holds a record from "${record.from}"; dropped`, m);
+        continue;
+      }
+      const decision = admitReport(m.gate, record);
+      m.gate = decision.gate;
+      if (!decision.deliver) {
+        this.#note(`report from ${record.from} dropped: ${decision.reason}`, m);
+        continue;
+      }
+      this.#o.deliver({ kind: "report", record, text: reportText(record) });
+    }
+  }
+
+  async #readInbox(m: Member): Promise<void> {
+    const batch = await m.inbox.readNew();
+    for (const d of batch.diagnostics) this.#note(d, m);
+    if (batch.records.length === 0) return;
+    m.pendingMail.push(...batch.records);
+    await this.#deliverMail(m);
+  }
+
+  /**
+   * Delivers pending mail into the child (R24): a working teammate is steered; an idle one is
+   * woken with one prompt carrying all pending mail (with the role prompt if it never had one).
+   * A starting teammate gets it once it settles. A wake reopens the report gate (R27).
+   */
+  async #deliverMail(m: Member): Promise<void> {
+    if (m.delivering || !m.living || !m.proc || m.pendingMail.length === 0) return;
+    if (m.status !== "idle" && m.status !== "working") return;
+    m.delivering = true;
+    const mail = m.pendingMail.splice(0);
+    try {
+      if (m.status === "working") {
+        await m.proc.child.steer(mail.map(mailText).join("\n\n"));
+      } else {
+        const role = m.rolePending ? m.agent.prompt : undefined;
+        await m.proc.child.prompt(wakeText(mail, role), { streamingBehavior: "followUp" });
+        m.rolePending = false;
+        m.gate = reopenGate(m.gate);
+        await this.#setStatus(m, "working");
+      }
+    } catch (error) {
+      m.pendingMail.unshift(...mail); // nothing is lost: the next settle retries
+      this.#note(`delivery to ${m.name} deferred: ${error instanceof Error ? error.message : String(error)}`, m);
+    } finally {
+      m.delivering = false;
+    }
+    if (m.pendingMail.length > 0 && m.status === "idle") await this.#deliverMail(m);
+  }
+
+  /** The child closed (L21): drain its outbox, mark it stopped, and report a crash (R56). */
+  async #onClose(m: Member): Promise<void> {
+    for (const dispose of m.disposers.splice(0)) dispose();
+    await this.#drainOutbox(m);
+    await this.#setStatus(m, "stopped");
+    const proc = m.proc;
+    if (!m.requestedShutdown && proc) {
+      const exit = await proc.exited;
+      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+      const tail = proc.stderrTail(2048).trim();
+      const body = [
+        `Teammate ${m.name} (agent ${m.agent.name}) stopped unexpectedly: ${how}.`,
+        `Undelivered mail: ${m.pendingMail.length}. Stderr log: ${proc.stderrLogPath}`,
+        tail ? `Last stderr lines:\n${tail}` : "Its stderr log is empty.",
+        "Respawn it with teammate_spawn if its work is still needed.",
+      ].join("\n");
+      this.#o.deliver({ kind: "harness_event", type: "teammate_crashed", teammate: m.name, text: harnessEventText({ type: "teammate_crashed", teammate: m.name, body }) });
+    }
+    m.markClosed();
+  }
+
+  async #setStatus(m: Member, status: TeammateStatus): Promise<void> {
+    if (m.status === status || m.status === "stopped") return;
+    m.status = status;
+    this.#rosterChangedAt = this.#o.now();
+    await this.#writeRoster();
+  }
+
+  async #writeRoster(): Promise<void> {
+    if (this.#closing && this.members().every((m) => !m.living)) return;
+    const roster: RosterFile = {
+      v: ROSTER_FORMAT_VERSION,
+      updatedAt: this.#rosterChangedAt,
+      teammates: this.members().map((m) => ({
+        name: m.name,
+        agent: m.agent.name,
+        spawnId: m.spawnId,
+        status: m.status,
+        ...(m.proc && m.living ? { pid: m.proc.pid } : {}),
+        tools: m.tools,
+      })),
+    };
+    try {
+      await this.#roster.write(this.#o.layout.roster, roster);
+    } catch (error) {
+      this.#note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  #note(text: string, m?: Member): void {
+    this.#o.note?.({ at: this.#o.now(), text, ...(m ? { teammate: m.name } : {}) });
+  }
+}

@@ -1,0 +1,99 @@
+import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import { parseStringList } from "../board/inputs.ts";
+import { normalizeResource } from "../board/resources.ts";
+import { TeamError } from "../errors.ts";
+import { SendMessageParams } from "../team/send-message-schema.ts";
+import type { LeaderHarness } from "./harness.ts";
+
+const SpawnParams = Type.Object({
+  name: Type.String({ description: "Teammate name: starts with a letter; letters, digits, . _ -; at most 64." }),
+  agent: Type.String({ description: "Agent definition (role) to start it from, e.g. a file .pi/agents/<agent>.md." }),
+  prompt: Type.Optional(Type.String({ description: "Kickoff: the teammate's first assignment. Omit to let it idle until messaged." })),
+  resources: Type.Optional(
+    Type.Union([Type.Array(Type.String()), Type.String()], {
+      description: 'Path-like resource tags its assignment holds, e.g. ["packages/api/auth"].',
+    }),
+  ),
+});
+
+const ShutdownParams = Type.Object({
+  name: Type.String({ description: "The living teammate to stop." }),
+});
+
+function text(body: string, details: Record<string, unknown>) {
+  return { content: [{ type: "text" as const, text: body }], details };
+}
+
+/** Resource tags from tool input (L26, W13): a list or its JSON string; each tag normalised. */
+function resourcesFrom(value: unknown): string[] {
+  const list = parseStringList("resources", value);
+  if (!list.ok) throw new TeamError("invalid_input", `teammate_spawn: ${list.message}`);
+  return list.value.map((raw) => {
+    const tag = normalizeResource(raw);
+    if (!tag.ok) throw new TeamError("invalid_input", `teammate_spawn: resources: ${tag.message}`);
+    return tag.tag;
+  });
+}
+
+/**
+ * Registers the leader's team tools (R2, R13–R24): teammate_spawn, teammate_shutdown and the
+ * leader side of send_message. `harness()` returns the session's harness, or undefined outside
+ * a session.
+ */
+export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarness | undefined): void {
+  const need = (): LeaderHarness => {
+    const h = harness();
+    if (!h) throw new TeamError("illegal_transition", "The team harness is not running (no active session).");
+    return h;
+  };
+
+  pi.registerTool(defineTool({
+    name: "teammate_spawn",
+    label: "Spawn teammate",
+    description:
+      "Start a named, long-lived teammate (a child Pi process) from an agent definition. This is the tool to use whenever you are asked to spawn an agent, call a subagent, or delegate work to a worker. With `prompt` it starts on that assignment at once; its reports come back to you as their own turns.",
+    promptSnippet: "teammate_spawn: start a resident teammate (spawn an agent / subagent / delegate to a worker)",
+    promptGuidelines: [
+      "Use teammate_spawn whenever a task says to spawn an agent, call a subagent, or delegate to a worker.",
+      "After teammate_spawn with a prompt, the kickoff is already delivered: end your turn and wait for the report.",
+    ],
+    parameters: SpawnParams,
+    async execute(_id, params) {
+      const r = await need().spawn({
+        name: params.name,
+        agent: params.agent,
+        ...(params.prompt ? { prompt: params.prompt } : {}),
+        resources: resourcesFrom(params.resources),
+      });
+      const start = r.kickoff ? "is working on its kickoff" : "is idle until messaged";
+      return text(
+        `Spawned teammate ${r.name} (agent ${r.agent}, model ${r.model}, pid ${r.pid}); it ${start}. Tools: ${r.tools.join(", ")}. Its reports arrive as their own turns: end your turn and wait.`,
+        { ...r },
+      );
+    },
+  }));
+
+  pi.registerTool(defineTool({
+    name: "teammate_shutdown",
+    label: "Shut down teammate",
+    description: "Stop one living teammate (stdin EOF, then SIGTERM, then SIGKILL) and release its work. A requested shutdown does not start a turn.",
+    parameters: ShutdownParams,
+    async execute(_id, params) {
+      const r = await need().shutdown(params.name);
+      return text(`Teammate ${r.name} shut down (${r.exit}).`, { ...r });
+    },
+  }));
+
+  pi.registerTool(defineTool({
+    name: "send_message",
+    label: "Send message",
+    description:
+      "The only messaging tool. As the leader, message a living teammate by name: a working teammate is steered at once (steered), any other gets it at its next wake (queued). Neither means it was read. Use reopen: true to give a teammate a new assignment after its terminal report.",
+    parameters: SendMessageParams,
+    async execute(_id, params) {
+      const r = await need().sendFromLeader(params);
+      return text(`${r.result}: message to ${r.to}.${r.note ? ` ${r.note}` : ""}`, { ...r });
+    },
+  }));
+}

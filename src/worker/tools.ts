@@ -1,0 +1,61 @@
+import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { TeamError } from "../errors.ts";
+import { appendInboxRecord, appendOutboxRecord, livingNames, makeInboxRecord, makeOutboxRecord, readRosterFile } from "../mail/index.ts";
+import { runtimeLayoutAt } from "../store/index.ts";
+import type { Identity } from "../team/identity.ts";
+import { routeFromWorker } from "../team/routing.ts";
+import { SendMessageParams } from "../team/send-message-schema.ts";
+
+type WorkerIdentity = Extract<Identity, { role: "worker" }>;
+
+/** What a worker's send_message result carries for renderers and tests. */
+interface SendDetails {
+  to: string;
+  result: "queued";
+  id: string;
+  status?: string;
+}
+
+/**
+ * Registers the worker side of send_message (R24, R27, R28, R47): a report goes to the
+ * worker's own outbox, stamped with the identity from its environment (never from the
+ * payload); peer mail goes to a living recipient's inbox. Both return `queued` once written.
+ * A terminal report ends the worker's turn.
+ */
+export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity): void {
+  const layout = runtimeLayoutAt(me.runtimeDir);
+
+  pi.registerTool(defineTool<typeof SendMessageParams, SendDetails>({
+    name: "send_message",
+    label: "Send message",
+    description:
+      'The only messaging tool. To "leader": a report (status "completed" or "failed" for your one terminal report, which ends your turn; omit status for an intermediate report). To a teammate\'s name: peer mail (no status). Result "queued" means written, not read.',
+    parameters: SendMessageParams,
+    async execute(_id, params) {
+      const roster = await readRosterFile(layout.roster);
+      const living = roster.ok ? livingNames(roster.value) : [];
+      const route = routeFromWorker(me.name, params, living);
+      if (route.kind === "error") {
+        const why = roster.ok ? "" : ` (the roster could not be read: ${roster.message})`;
+        throw new TeamError("invalid_input", route.message + why);
+      }
+      const reopen = params.reopen ? " Note: reopen is for the leader and was ignored." : "";
+      if (route.kind === "report") {
+        const record = makeOutboxRecord({ from: me.name, spawnId: me.spawnId, body: params.message, status: route.status });
+        await appendOutboxRecord(layout.outbox(me.name), record);
+        const end = route.terminal ? " This was your terminal report; your turn ends here." : "";
+        return {
+          content: [{ type: "text", text: `queued: report to leader (${route.status}).${end}${reopen}` }],
+          details: { to: "leader", result: "queued" as const, status: route.status, id: record.id },
+          terminate: route.terminal,
+        };
+      }
+      const record = makeInboxRecord({ from: me.name, fromSpawnId: me.spawnId, to: route.to, body: params.message });
+      await appendInboxRecord(layout.inbox(route.to), record);
+      return {
+        content: [{ type: "text", text: `queued: message to ${route.to}.${reopen}` }],
+        details: { to: route.to, result: "queued" as const, id: record.id },
+      };
+    },
+  }));
+}
