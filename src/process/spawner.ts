@@ -1,0 +1,261 @@
+/**
+ * Start and stop one Pi RPC child (style practice 6; L20, L21, L22, W3). One owner, one
+ * AbortController (`lifetime`) per child: every timer of the stop sequence hangs off it and is
+ * cancelled the moment the child's `close` event fires.
+ */
+import { execa } from "execa";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ChildExitedError, type ChildExit, type TerminationReason } from "./child-errors.ts";
+import { RpcChild } from "./rpc-client.ts";
+import { waitReady } from "./rpc-commands.ts";
+import type { RpcSessionState } from "./rpc-types.ts";
+import { openStderrLog, type StderrLog } from "./stderr-log.ts";
+
+function startSubprocess(options: SpawnPiChildOptions, stderrFd: number) {
+  return execa(process.execPath, [options.piCli, ...options.args], {
+    cwd: options.cwd,
+    env: options.env ?? {},
+    extendEnv: true,
+    stdin: "pipe",
+    stdout: "pipe",
+    // The child writes straight into the log file (no pump through this process, so the tail
+    // is complete when `close` fires). execa passes any integer fd natively to spawn
+    // (execa lib/stdio/type.js: 'native'); its types only list 3..9, hence the cast.
+    stderr: stderrFd as 3,
+    buffer: false,
+    reject: false,
+    cleanup: true, // kill the child if the leader process exits
+    forceKillAfterDelay: false, // escalation is ours (stop), not execa's
+    windowsHide: true,
+  });
+}
+
+type ChildSubprocess = ReturnType<typeof startSubprocess>;
+
+/** Options of `spawnPiChild`. */
+export interface SpawnPiChildOptions {
+  /** Path of the pi CLI script (`resolvePiCli()`); run as `process.execPath <piCli> ...args`. */
+  piCli: string;
+  /** Arguments after the script, e.g. `["--mode", "rpc", "--no-session", "--offline"]`. Passed as is. */
+  args: readonly string[];
+  /** Working directory of the child. */
+  cwd: string;
+  /** Merged over `process.env`; a key set to `undefined` is removed from the child's environment. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Stderr log file, appended to (dir created 0700, file 0600 if new). Never the leader's terminal. */
+  stderrLog: string;
+  /** Aborting it stops the child with reason `aborted` (graceful sequence, as `stop()`). */
+  signal?: AbortSignal;
+  /** Names the child in errors and the log header. The pid is appended. Default `pi child`. */
+  label?: string;
+  /** Default per-request RPC timeout in ms (see `RpcChildOptions`). Default 30_000. */
+  requestTimeoutMs?: number;
+  /** Clock in ms for log headers and activity times. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * After the process `exit` event, how long to wait for its stdio to close before destroying our
+   * pipe ends (a grandchild may hold them open), in ms. `close` stays the only end signal (L21).
+   * Default 2000.
+   */
+  closeAfterExitMs?: number;
+}
+
+/** Options of `PiChild.stop`. */
+export interface StopOptions {
+  /** Phase 1 budget in ms: `abort` (if `abortFirst`) then stdin EOF, waiting for exit. Default 3000. */
+  graceMs?: number;
+  /** Phase 2 budget in ms: after SIGTERM. Then SIGKILL, only if still running. Default 2000. */
+  termGraceMs?: number;
+  /** Send an `abort` RPC first so a running turn unwinds cleanly (W3). Default true. */
+  abortFirst?: boolean;
+  /** The reason recorded unless SIGKILL was needed (`killed`). Default `stopped`. */
+  reason?: "stopped" | "timeout" | "aborted";
+}
+
+/** A running (or ended) Pi child and its owner's handle. */
+export interface PiChild {
+  /** The RPC client of this child. */
+  readonly child: RpcChild;
+  readonly pid: number;
+  /** Resolves once, on the process `close` event (L21). Never rejects. */
+  readonly exited: Promise<ChildExit>;
+  /** Aborted when the child has closed: hang owner timers and listeners off it. */
+  readonly lifetime: AbortSignal;
+  /** Undefined while running; set on `close`. */
+  readonly terminationReason: TerminationReason | undefined;
+  /** True until the process has exited (`exitCode === null && signalCode === null`). */
+  readonly running: boolean;
+  readonly stderrLogPath: string;
+  /** The tail of what this child wrote to its stderr log (default 4096 bytes). Never throws. */
+  stderrTail(maxBytes?: number): string;
+  /** `waitReady(child, timeoutMs)`: resolves with the first `get_state` answer. @throws as `waitReady`. */
+  waitReady(timeoutMs: number): Promise<RpcSessionState>;
+  /**
+   * Stop the child: (optional `abort` RPC, then) stdin EOF and wait `graceMs`; SIGTERM and wait
+   * `termGraceMs`; SIGKILL only if `exitCode === null && signalCode === null`. Marks the child as
+   * stopping synchronously, before the first await, so a `close` during teardown is classified as
+   * requested, not as a crash (L22). Idempotent (later calls share the first call's promise).
+   * Never rejects; resolves with the exit record after `close`.
+   */
+  stop(options?: StopOptions): Promise<ChildExit>;
+}
+
+/**
+ * Spawn `process.execPath <piCli> ...args` with piped stdin/stdout and stderr appended to
+ * `stderrLog`, and wrap it in an `RpcChild`. Resolves once the process has spawned (not once
+ * Pi is ready: call `waitReady`).
+ * @throws TeamError `io_error` when the stderr log cannot be opened; `ChildExitedError`
+ *   (code `child_exited`, reason `spawn_failed`) when the process cannot be started (bad cwd...);
+ *   the signal's reason when `signal` is already aborted.
+ */
+export async function spawnPiChild(options: SpawnPiChildOptions): Promise<PiChild> {
+  options.signal?.throwIfAborted();
+  const now = options.now ?? Date.now;
+  const label = options.label ?? "pi child";
+  const log = openStderrLog(
+    options.stderrLog,
+    `=== ${new Date(now()).toISOString()} spawn ${label}: ${[options.piCli, ...options.args].join(" ")} ===`,
+  );
+  let subprocess: ChildSubprocess;
+  try {
+    subprocess = startSubprocess(options, log.fd);
+  } finally {
+    log.closeFd(); // the child holds its own copy once spawn() returned
+  }
+  subprocess.then(undefined, () => undefined); // settled through events below
+  await new Promise<void>((resolve, reject) => {
+    subprocess.once("spawn", () => resolve());
+    subprocess.once("error", (error) => {
+      const exit: ChildExit = { code: null, signal: null, reason: "spawn_failed" };
+      const message = `${label}: cannot start ${process.execPath} ${options.piCli} in ${options.cwd}: ${error.message}`;
+      reject(new ChildExitedError(message, exit, log.tail(), { cause: error }));
+    });
+  });
+  return new PiChildProcess(subprocess, log, label, options);
+}
+
+class PiChildProcess implements PiChild {
+  readonly child: RpcChild;
+  readonly pid: number;
+  readonly exited: Promise<ChildExit>;
+  readonly stderrLogPath: string;
+  #subprocess: ChildSubprocess;
+  #log: StderrLog;
+  #lifetime = new AbortController();
+  #stopReason: StopOptions["reason"] | undefined;
+  #killSent = false;
+  #stopping: Promise<ChildExit> | undefined;
+  #terminationReason: TerminationReason | undefined;
+  #closeAfterExitMs: number;
+
+  constructor(
+    subprocess: ChildSubprocess,
+    log: StderrLog,
+    label: string,
+    options: SpawnPiChildOptions,
+  ) {
+    const { stdin, stdout, pid } = subprocess;
+    if (!stdin || !stdout || pid === undefined) throw new Error("spawnPiChild: spawned process lacks stdin/stdout/pid");
+    this.#subprocess = subprocess;
+    this.#log = log;
+    this.pid = pid;
+    this.stderrLogPath = log.path;
+    this.#closeAfterExitMs = options.closeAfterExitMs ?? 2000;
+    this.child = new RpcChild({
+      input: stdin,
+      output: stdout,
+      label: `${label} (pid ${pid})`,
+      stderrTail: () => log.tail(),
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.exited = new Promise<ChildExit>((resolve) => {
+      subprocess.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
+        const exit: ChildExit = { code, signal, reason: this.#classify(code, signal) };
+        this.#terminationReason = exit.reason;
+        this.child.close(exit);
+        this.#lifetime.abort();
+        resolve(exit);
+      });
+    });
+    subprocess.once("exit", () => void this.#closeAfterExit());
+    options.signal?.addEventListener("abort", () => void this.stop({ reason: "aborted" }), {
+      once: true,
+      signal: this.#lifetime.signal,
+    });
+    // Aborted while we awaited the spawn: the listener above will never fire.
+    if (options.signal?.aborted) void this.stop({ reason: "aborted" });
+  }
+
+  get lifetime(): AbortSignal {
+    return this.#lifetime.signal;
+  }
+
+  get terminationReason(): TerminationReason | undefined {
+    return this.#terminationReason;
+  }
+
+  get running(): boolean {
+    return this.#subprocess.exitCode === null && this.#subprocess.signalCode === null;
+  }
+
+  stderrTail(maxBytes?: number): string {
+    return this.#log.tail(maxBytes);
+  }
+
+  waitReady(timeoutMs: number): Promise<RpcSessionState> {
+    return waitReady(this.child, timeoutMs);
+  }
+
+  stop(options: StopOptions = {}): Promise<ChildExit> {
+    if (this.#terminationReason !== undefined) return this.exited;
+    if (this.#stopping) return this.#stopping;
+    this.#stopReason = options.reason ?? "stopped"; // synchronously, before any await (L22)
+    this.#stopping = this.#runStop(options);
+    return this.#stopping;
+  }
+
+  async #runStop({ graceMs = 3000, termGraceMs = 2000, abortFirst = true }: StopOptions): Promise<ChildExit> {
+    const started = performance.now();
+    if (abortFirst && this.running && this.child.state === "open") {
+      const abort = this.child.abort({ timeoutMs: graceMs }).then(
+        () => undefined,
+        () => undefined, // a child that cannot abort still gets EOF and signals
+      );
+      await Promise.race([abort, this.exited]);
+    }
+    this.child.endInput("it is being stopped");
+    const left = Math.max(0, graceMs - (performance.now() - started));
+    if (await this.#closedWithin(left)) return this.exited;
+    if (this.running) this.#subprocess.kill("SIGTERM");
+    if (await this.#closedWithin(termGraceMs)) return this.exited;
+    if (this.running) {
+      this.#killSent = true;
+      this.#subprocess.kill("SIGKILL");
+    }
+    return this.exited;
+  }
+
+  /** True if `close` fired within `ms`; false when the time ran out. */
+  async #closedWithin(ms: number): Promise<boolean> {
+    if (this.#lifetime.signal.aborted) return true;
+    try {
+      await sleep(ms, undefined, { signal: this.#lifetime.signal });
+      return this.#lifetime.signal.aborted;
+    } catch {
+      return true; // aborted: the child closed
+    }
+  }
+
+  /** `exit` without `close` (stdio held open elsewhere): destroy our pipe ends so `close` follows. */
+  async #closeAfterExit(): Promise<void> {
+    if (await this.#closedWithin(this.#closeAfterExitMs)) return;
+    this.#subprocess.stdout?.destroy();
+    this.#subprocess.stdin?.destroy();
+  }
+
+  #classify(code: number | null, signal: NodeJS.Signals | null): TerminationReason {
+    if (this.#stopReason) return this.#killSent ? "killed" : this.#stopReason;
+    return code === 0 && signal === null ? "exited" : "crashed";
+  }
+}
