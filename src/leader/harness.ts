@@ -10,6 +10,7 @@ import {
   makeInboxRecord,
   outboxCursor,
   ROSTER_FORMAT_VERSION,
+  type InboxRecord,
   type OutboxRecord,
   type RosterFile,
 } from "../mail/index.ts";
@@ -36,6 +37,14 @@ export interface HarnessNote {
   text: string;
 }
 
+/** Mail that reached a teammate's control stream: by steering a working child or waking an idle one. */
+export interface MailDelivery {
+  teammate: string;
+  via: "steer" | "wake";
+  records: InboxRecord[];
+  at: number;
+}
+
 /** Wiring of a `LeaderHarness`. Production values are set in src/extension.ts. */
 export interface LeaderHarnessOptions {
   cwd: string;
@@ -55,6 +64,8 @@ export interface LeaderHarnessOptions {
   deliver: (delivery: LeaderDelivery) => void;
   /** Records a console note (routing results, suppressed reports, child dialogs). */
   note?: (note: HarnessNote) => void;
+  /** Called once mail has been written into a teammate's control stream (console, benchmarks). */
+  mailDelivered?: (event: MailDelivery) => void;
   now?: () => number;
   /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
   safetyPollMs?: number;
@@ -98,7 +109,8 @@ export interface LeaderSendResult {
  * chokidar events and RPC events, with a slow safety poll (W6). All state lives in this object.
  */
 export class LeaderHarness {
-  readonly #o: Required<Omit<LeaderHarnessOptions, "note">> & Pick<LeaderHarnessOptions, "note">;
+  readonly #o: Required<Omit<LeaderHarnessOptions, "note" | "mailDelivered">> &
+    Pick<LeaderHarnessOptions, "note" | "mailDelivered">;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
   readonly #roster = new SnapshotWriter();
@@ -364,11 +376,13 @@ export class LeaderHarness {
     try {
       if (m.status === "working") {
         await m.proc.child.steer(mail.map(mailText).join("\n\n"));
+        this.#o.mailDelivered?.({ teammate: m.name, via: "steer", records: mail, at: this.#o.now() });
       } else {
         const role = m.rolePending ? m.agent.prompt : undefined;
         await m.proc.child.prompt(wakeText(mail, role), { streamingBehavior: "followUp" });
         m.rolePending = false;
         m.gate = reopenGate(m.gate);
+        this.#o.mailDelivered?.({ teammate: m.name, via: "wake", records: mail, at: this.#o.now() });
         await this.#setStatus(m, "working");
       }
     } catch (error) {
