@@ -23,7 +23,7 @@ export interface BoardIndex {
   readonly gates: Map<string, string>;
   /** Number of tasks per status. */
   readonly counts: Record<TaskStatus, number>;
-  /** Next clash suffix per slug base (see `uniqueTaskId`). */
+  /** Next clash suffix per slug base (see `allocateTaskId`). */
   readonly slugHints: Map<string, number>;
 }
 

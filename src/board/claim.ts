@@ -14,6 +14,7 @@ export interface Claimant extends Holder {
   readonly hasAssignment: boolean;
 }
 
+/** Input of `claimTask`: who claims, what, and the direct assignments that lock resources. */
 export interface ClaimInput {
   readonly holder: Claimant;
   /** The task to claim; omitted means the first claimable task by creation order (R37). */
@@ -22,6 +23,7 @@ export interface ClaimInput {
   readonly assignments?: readonly Assignment[];
 }
 
+/** Why a claim was refused (in check order). */
 export type ClaimRejection =
   | "has_assignment"
   | "not_found"
@@ -32,6 +34,7 @@ export type ClaimRejection =
   | "resource_conflict"
   | "none_claimable";
 
+/** The claimed task, or a rejection with reason and message. */
 export type ClaimResult = Accepted<{ task: Task }> | Rejected<ClaimRejection>;
 
 const code = (id: string): string => `\`${id}\``;

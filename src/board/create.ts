@@ -18,6 +18,7 @@ export interface CreateInput {
   readonly supersedes?: readonly string[];
 }
 
+/** Why a task_create was refused. */
 export type CreateRejection =
   | "invalid_input"
   | "invalid_resource"
@@ -36,6 +37,7 @@ export interface Repointed {
   readonly to: string;
 }
 
+/** The new task with what supersession changed, or a rejection. */
 export type CreateResult =
   | Accepted<{ task: Task; superseded: string[]; repointed: Repointed[] }>
   | Rejected<CreateRejection>;

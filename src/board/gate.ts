@@ -9,6 +9,7 @@ import { clarificationPrompt, parseVerdict, type Verdict } from "./verdict.ts";
 /** Explicit FAILs in one holding that park the task (R45). */
 export const FAILS_TO_PARK = 2;
 
+/** A reviewer's answer as the shell reports it. */
 export interface GateOutcomeInput {
   /** The token the reviewer was started with (`start_reviewer.token`). */
   readonly token: string;
@@ -23,6 +24,7 @@ export interface GateOutcomeInput {
  */
 export type GateOutcome = "completed" | "findings" | "parked" | "clarify" | "escalated";
 
+/** The gate's decision, or `stale_gate` (with an `abort_reviewer` effect). */
 export type GateResult = Accepted<{ task: Task; outcome: GateOutcome; verdict: Verdict }> | Rejected<"stale_gate">;
 
 const code = (id: string): string => `\`${id}\``;

@@ -21,6 +21,7 @@ export const TaskCreateParams = Type.Object({
   ),
   supersedes: Type.Optional(IdList("Obsolete pending or claimed tasks this one replaces.")),
 });
+/** Raw task_create arguments as the schema admits them (before `normalizeCreateInput`). */
 export type TaskCreateArgs = Static<typeof TaskCreateParams>;
 
 /** task_list parameters (R46). */

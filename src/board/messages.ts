@@ -10,6 +10,7 @@ import type { Accepted, Task } from "./types.ts";
 
 type CreateAccepted = Extract<CreateResult, Accepted<object>>;
 
+/** Input of `describeCreate`. */
 export interface DescribeCreateInput {
   readonly created: CreateAccepted;
   /** The synchronous notice plan made right after creation. */

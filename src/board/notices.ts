@@ -53,6 +53,7 @@ export function createNoticeBook(): NoticeBook {
   return new Map();
 }
 
+/** The shell's view of the team for one planning round. `now` and `paceMs` in ms. */
 export interface PlanNoticesInput {
   /** Every living teammate. Entries of teammates missing here are dropped from the book. */
   readonly teammates: readonly NoticeTeammate[];
@@ -69,6 +70,7 @@ export interface PlanNoticesInput {
   readonly perNotice?: number;
 }
 
+/** The notices to deliver now. */
 export interface NoticePlan {
   /** `notify_teammate` effects, one per teammate told. Empty when nothing is to be said. */
   readonly effects: Effect[];
@@ -127,6 +129,30 @@ function recipientsOf(board: Board, book: NoticeBook, input: PlanNoticesInput, p
 }
 
 /**
+ * Shares `candidates` out round robin: each task goes to the next recipient that has not been
+ * told about it in its current epoch and still has room. Stops once every notice is full.
+ */
+function distribute(candidates: Iterable<Task>, entries: readonly NoticeEntry[], perNotice: number, eligible: (task: Task) => boolean): Task[][] {
+  const picks = entries.map(() => [] as Task[]);
+  let turn = 0;
+  let open = entries.length;
+  for (const task of candidates) {
+    if (open === 0) break;
+    if (!eligible(task)) continue;
+    for (let k = 0; k < entries.length; k++) {
+      const i = (turn + k) % entries.length;
+      const pick = picks[i] as Task[];
+      if (pick.length >= perNotice || (entries[i] as NoticeEntry).noticed.get(task.id) === task.noticeEpoch) continue;
+      pick.push(task);
+      if (pick.length === perNotice) open -= 1;
+      turn = i + 1;
+      break;
+    }
+  }
+  return picks;
+}
+
+/**
  * Decides the notices to send now (rules in the module comment). Updates `book` in place (last
  * notice time, noticed ids, outstanding offers) and returns `notify_teammate` effects for the shell
  * to deliver as wake prompts. Never touches the board. Cost: O(teammates + claimable tasks
@@ -142,26 +168,10 @@ export function planNotices(board: Board, book: NoticeBook, input: PlanNoticesIn
   if (recipients.length === 0) return { effects: [], notified: [] };
   const outstanding = new Set<string>();
   for (const entry of book.values()) for (const id of entry.offered) outstanding.add(id);
-  const picks = recipients.map(() => [] as Task[]);
   const candidates: Iterable<Task> = input.onlyTaskIds
     ? input.onlyTaskIds.flatMap((id) => board.tasks.get(id) ?? [])
     : board.index.ready;
-  let turn = 0;
-  let open = recipients.length;
-  for (const task of candidates) {
-    if (open === 0) break;
-    if (outstanding.has(task.id) || !isClaimableNow(board, task, assignments)) continue;
-    for (let k = 0; k < recipients.length; k++) {
-      const i = (turn + k) % recipients.length;
-      const pick = picks[i] as Task[];
-      const { entry } = recipients[i] as { entry: NoticeEntry };
-      if (pick.length >= perNotice || entry.noticed.get(task.id) === task.noticeEpoch) continue;
-      pick.push(task);
-      if (pick.length === perNotice) open -= 1;
-      turn = i + 1;
-      break;
-    }
-  }
+  const picks = distribute(candidates, recipients.map((r) => r.entry), perNotice, (task) => !outstanding.has(task.id) && isClaimableNow(board, task, assignments));
   const effects: Effect[] = [];
   const notified: string[] = [];
   recipients.forEach(({ mate, entry }, i) => {

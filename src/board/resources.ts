@@ -12,6 +12,7 @@ export interface ResourceOwner {
   readonly taskId?: string;
 }
 
+/** A normalised tag, or why the raw tag was refused. */
 export type NormalizedResource = { ok: true; tag: string } | { ok: false; message: string };
 
 const GLOB = /[*?[\]{}]/;

@@ -13,6 +13,7 @@
 /** Default minimum gap between two write starts (ms). */
 export const DEFAULT_SNAPSHOT_INTERVAL_MS = 250;
 
+/** Decides when the shell writes board.json (policy in the module comment). Holds no timer. */
 export class SnapshotScheduler {
   readonly minIntervalMs: number;
   #dirty = 0;

@@ -60,13 +60,16 @@ export const BoardFileSchema = Type.Object({
   nextGate: Type.Integer({ minimum: 1 }),
   tasks: Type.Array(TaskSchema),
 });
+/** A parsed, schema-valid and consistent board.json. */
 export type BoardFile = Static<typeof BoardFileSchema>;
 
 // Compile-time proof that a parsed task is a `Task` (the schema and the type cannot drift apart).
 const asTask = (t: Static<typeof TaskSchema>): Task => t;
 
+/** Why board.json could not be trusted; never means "empty board". */
 export type BoardParseFailure = "empty" | "corrupt_json" | "unsupported_version" | "invalid_schema" | "inconsistent";
 
+/** `parseBoardFile` result. */
 export type BoardParseResult = { ok: true; file: BoardFile } | { ok: false; reason: BoardParseFailure; message: string };
 
 const fail = (reason: BoardParseFailure, message: string): BoardParseResult => ({ ok: false, reason, message });

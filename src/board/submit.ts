@@ -7,6 +7,7 @@ import { moveTask } from "./transition.ts";
 import { RESULT_LIMIT, type Accepted, type Effect, type Holder, type Holding, type Rejected, type Task } from "./types.ts";
 import { bound, reviewerPrompt } from "./verdict.ts";
 
+/** Input of `submitTask`: the submitting incarnation, the task, the status and result text. */
 export interface SubmitInput {
   readonly holder: Holder;
   readonly taskId: string;
@@ -17,6 +18,7 @@ export interface SubmitInput {
   readonly roleVerify?: string;
 }
 
+/** Why a submission was refused. */
 export type SubmitRejection = "not_found" | "not_claimed" | "not_holder" | "in_review" | "superseded";
 
 /**
@@ -25,6 +27,7 @@ export type SubmitRejection = "not_found" | "not_claimed" | "not_holder" | "in_r
  */
 export type SubmitOutcome = "completed" | "in_review" | "released" | "acknowledged";
 
+/** The submission's outcome, or a rejection. */
 export type SubmitResult = Accepted<{ task: Task; outcome: SubmitOutcome }> | Rejected<SubmitRejection>;
 
 const code = (id: string): string => `\`${id}\``;

@@ -6,6 +6,7 @@
 
 /** Every status a task can be in, in the order views list them. */
 export const TASK_STATUSES = ["in_review", "claimed", "parked", "pending", "completed", "superseded"] as const;
+/** A task's `state.status`. */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** A teammate incarnation: a name plus the spawn id of the process (R47). */

@@ -17,6 +17,7 @@ export interface RosterRow {
   readonly assignment?: string;
 }
 
+/** Who is looking (leader or worker) and which page. */
 export interface TaskListOptions {
   readonly audience: "leader" | "worker";
   /** The worker's own name (marks its tasks, leaves it out of the peers list). */
