@@ -157,6 +157,10 @@ export class LeaderHarness {
    *   agents), `limit_reached` (8 living), `child_exited` (the child died before it was ready).
    */
   async spawn(req: SpawnRequest): Promise<SpawnResult> {
+    // Discover first: from the name and limit checks to reserving the name below there is no
+    // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
+    // checks together and overrun the limit or take one name twice.
+    const discovery = await this.discover();
     const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
     const nameCheck = validateTeammateName(req.name, livingNames);
     if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
@@ -166,7 +170,7 @@ export class LeaderHarness {
         `teammate_spawn: ${livingNames.length} teammates are alive (${livingNames.join(", ")}); at most ${MAX_LIVING_TEAMMATES} may live at once. Shut one down with teammate_shutdown first.`,
       );
     }
-    const resolved = resolveAgent(await this.discover(), req.agent);
+    const resolved = resolveAgent(discovery, req.agent);
     if (!resolved.ok) throw new TeamError("invalid_input", `teammate_spawn: ${resolved.message}`);
     const spawnId = randomUUID();
     const plan = planSpawn({
