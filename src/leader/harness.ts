@@ -66,6 +66,10 @@ export interface LeaderHarnessOptions {
   note?: (note: HarnessNote) => void;
   /** Called once mail has been written into a teammate's control stream (console, benchmarks). */
   mailDelivered?: (event: MailDelivery) => void;
+  /** A teammate settled idle (after its outbox was drained and its mail delivered). */
+  onIdle?: (m: Member) => void;
+  /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
+  onGone?: (m: Member, reason: "shutdown" | "crash") => void;
   now?: () => number;
   /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
   safetyPollMs?: number;
@@ -74,6 +78,8 @@ export interface LeaderHarnessOptions {
   /** Grace before SIGTERM and before SIGKILL when stopping a child, in ms. Default 3000 each. */
   stopGraceMs?: number;
 }
+
+type Hook = "note" | "mailDelivered" | "onIdle" | "onGone";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {
@@ -109,8 +115,7 @@ export interface LeaderSendResult {
  * chokidar events and RPC events, with a slow safety poll (W6). All state lives in this object.
  */
 export class LeaderHarness {
-  readonly #o: Required<Omit<LeaderHarnessOptions, "note" | "mailDelivered">> &
-    Pick<LeaderHarnessOptions, "note" | "mailDelivered">;
+  readonly #o: Required<Omit<LeaderHarnessOptions, Hook>> & Pick<LeaderHarnessOptions, Hook>;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
   readonly #roster = new SnapshotWriter();
@@ -218,10 +223,12 @@ export class LeaderHarness {
       await proc.waitReady(this.#o.readyTimeoutMs);
       if (req.prompt) {
         m.rolePending = false;
+        m.direct = "open";
         await proc.child.prompt(kickoffText(m.agent.prompt, req.prompt), { streamingBehavior: "followUp" });
       } else if (m.status === "starting") {
         await this.#setStatus(m, "idle");
-        void this.#deliverMail(m);
+        await this.#deliverMail(m);
+        if ((m.status as TeammateStatus) === "idle") this.#o.onIdle?.(m);
       }
     } catch (error) {
       m.requestedShutdown = true;
@@ -253,7 +260,10 @@ export class LeaderHarness {
     const route = routeFromLeader(req, statuses);
     if (route.kind === "error") throw new TeamError("invalid_input", route.message);
     const m = this.living(route.to)!;
-    if (req.reopen) m.gate = reopenGate(m.gate);
+    if (req.reopen) {
+      m.gate = reopenGate(m.gate);
+      m.direct = "open";
+    }
     const note = route.note ? { note: route.note } : {};
     if (route.kind === "steer" && m.proc && !m.delivering) {
       try {
@@ -282,6 +292,7 @@ export class LeaderHarness {
       throw new TeamError("not_found", `teammate_shutdown: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
     }
     m.requestedShutdown = true;
+    this.#o.onGone?.(m, "shutdown");
     const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
     await m.closed;
     return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };
@@ -295,13 +306,32 @@ export class LeaderHarness {
     if (this.#closing) return;
     this.#closing = true;
     const living = this.members().filter((m) => m.living);
-    for (const m of living) m.requestedShutdown = true;
+    for (const m of living) {
+      m.requestedShutdown = true;
+      this.#o.onGone?.(m, "shutdown");
+    }
     await Promise.all(living.map(async (m) => {
       await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
       await m.closed;
     }));
     await this.#watch?.close();
     await rm(this.#o.layout.root, { recursive: true, force: true });
+  }
+
+  /**
+   * Delivers board text (a notice, review findings) into a living teammate's next turn, from
+   * "task-board". Dropped when `to` is no longer that incarnation (R47).
+   */
+  tell(to: { name: string; spawnId: string }, text: string): void {
+    const m = this.living(to.name);
+    if (!m || m.spawnId !== to.spawnId) return;
+    m.pendingMail.push(makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now()));
+    void this.#deliverMail(m);
+  }
+
+  /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
+  event(type: string, teammate: string, body: string): void {
+    this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
   }
 
   #cursorsFor(name: string): { outbox: Member["outbox"]; inbox: Member["inbox"] } {
@@ -337,6 +367,7 @@ export class LeaderHarness {
     if (!m.living) return;
     await this.#setStatus(m, "idle");
     await this.#deliverMail(m);
+    if (m.status === "idle") this.#o.onIdle?.(m);
   }
 
   /** Reads new outbox records of `m` and delivers each admitted one as its own leader turn (R26, R27, R47). */
@@ -355,6 +386,7 @@ export class LeaderHarness {
         this.#note(`report from ${record.from} dropped: ${decision.reason}`, m);
         continue;
       }
+      if (decision.terminal && m.direct === "open") m.direct = "closed";
       this.#o.deliver({ kind: "report", record, text: reportText(record) });
     }
   }
@@ -405,6 +437,7 @@ export class LeaderHarness {
     await this.#setStatus(m, "stopped");
     const proc = m.proc;
     if (!m.requestedShutdown && proc) {
+      this.#o.onGone?.(m, "crash");
       const exit = await proc.exited;
       const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
       const tail = proc.stderrTail(2048).trim();

@@ -1,11 +1,16 @@
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { formatAgentGuidance, type AgentDiscovery } from "../agents/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
+import { resolveNoticePace } from "../board/index.ts";
+import type { Member } from "../team/member.ts";
+import { BoardHost, type BoardMate } from "./board-host.ts";
+import { registerLeaderBoardTools } from "./board-tools.ts";
 import { leaderGuidance } from "./guidance.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
+import { NoteLog } from "./notes.ts";
 import { registerLeaderTools } from "./tools.ts";
 
 /** The package root, which every teammate loads with `-e`. */
@@ -22,7 +27,10 @@ export const HARNESS_EVENT_MESSAGE = "harness-event";
  */
 export function registerLeader(pi: ExtensionAPI): void {
   let harness: LeaderHarness | undefined;
+  let board: BoardHost | undefined;
+  let boardLabel = "";
   let discovery: AgentDiscovery | undefined;
+  let notes: NoteLog | undefined;
 
   const deliver = (d: LeaderDelivery): void => {
     const customType = d.kind === "report" ? REPORT_MESSAGE : HARNESS_EVENT_MESSAGE;
@@ -30,37 +38,70 @@ export function registerLeader(pi: ExtensionAPI): void {
     try {
       pi.sendMessage({ customType, content: d.text, display: true, details }, { deliverAs: "followUp", triggerTurn: true });
     } catch (error) {
-      // Never crash the leader over a delivery; the console shows it.
-      process.stderr.write(`pi-resident-teams: could not deliver a ${customType}: ${String(error)}\n`);
+      // Never crash the leader over a delivery; the note log keeps it.
+      notes?.add(`could not deliver a ${customType}: ${String(error)}`);
     }
   };
 
   registerLeaderTools(pi, () => harness);
+  registerLeaderBoardTools(pi, () => (harness && board ? { harness, board, label: boardLabel } : undefined));
 
   pi.on("session_start", async (_event, ctx: ExtensionContext) => {
+    await board?.close();
     await harness?.close();
     const key = sessionKey(ctx.sessionManager.getSessionFile(), ctx.cwd);
     const dir = agentDir();
-    harness = new LeaderHarness({
+    const boardPaths = boardLayout(dir, key);
+    const piCli = resolvePiCli();
+    const leaderModel = () => (ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined);
+    const layout = runtimeLayout(dir, key);
+    const log = new NoteLog({ file: join(layout.logDir, "harness.log") });
+    notes = log;
+    const note = (text: string) => log.add(text);
+    const pace = resolveNoticePace(process.env.PI_TEAMMATE_NOTICE_PACE_MS);
+    if (pace.warning) ctx.ui.notify(pace.warning, "warning");
+    const h = new LeaderHarness({
       cwd: ctx.cwd,
-      layout: runtimeLayout(dir, key),
-      boardDir: boardLayout(dir, key).root,
+      layout,
+      boardDir: boardPaths.root,
       agentDir: dir,
-      piCli: resolvePiCli(),
+      piCli,
       packageDir: PACKAGE_DIR,
       env: process.env,
       trusted: () => ctx.isProjectTrusted(),
-      leaderModel: () => (ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined),
+      leaderModel,
       deliver,
+      note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
+      onIdle: () => board?.offerWork(),
+      onGone: (m, reason) => board?.holderGone({ name: m.name, spawnId: m.spawnId }, reason),
     });
-    await harness.start();
-    discovery = await harness.discover();
+    const b = new BoardHost({
+      layout: boardPaths,
+      cwd: ctx.cwd,
+      piCli,
+      env: process.env,
+      mates: () => h.members().filter((m) => m.living).map(boardMate),
+      tell: (to, text) => h.tell(to, text),
+      escalate: (taskId, text) => h.event("verify_escalation", taskId, text),
+      teamModel: leaderModel,
+      note,
+      paceMs: pace.paceMs,
+    });
+    harness = h;
+    board = b;
+    boardLabel = `${key} (${boardPaths.board})`;
+    await h.start();
+    await b.start();
+    discovery = await h.discover();
   });
 
   pi.on("session_shutdown", async () => {
     const h = harness;
+    const b = board;
     harness = undefined;
+    board = undefined;
     await h?.close();
+    await b?.close();
   });
 
   pi.on("before_agent_start", async (event) => {
@@ -70,4 +111,16 @@ export function registerLeader(pi: ExtensionAPI): void {
     const agentList = formatAgentGuidance(discovery.agents) || "(none: add .pi/agents/<name>.md files)";
     return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)" })}` };
   });
+}
+
+/** The board's view of a living teammate. */
+function boardMate(m: Member): BoardMate {
+  return {
+    name: m.name,
+    spawnId: m.spawnId,
+    idle: m.status === "idle",
+    hasAssignment: m.direct !== "none",
+    assignmentResources: m.direct === "open" ? m.resources : undefined,
+    roleVerify: m.agent.verify,
+  };
 }

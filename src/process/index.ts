@@ -19,3 +19,4 @@ export type { RpcChildStats, RpcDiagnostic, UiRequestRecord } from "./rpc-record
 export { spawnPiChild, type PiChild, type SpawnPiChildOptions, type StopOptions } from "./spawner.ts";
 export { PI_PACKAGE_NAME, resolvePiCli, type ResolvePiCliOptions } from "./pi-cli.ts";
 export { STDERR_TAIL_BYTES, openStderrLog, readTail, type StderrLog } from "./stderr-log.ts";
+export { REVIEWER_TOOLS, startReviewer, type Reviewer, type ReviewerOptions } from "./reviewer.ts";

@@ -24,6 +24,12 @@ export class Member {
   gate: ReportGate;
   /** Mail read from the inbox file and not yet delivered into the child. */
   pendingMail: InboxRecord[] = [];
+  /**
+   * The direct assignment (R15, R49): `open` from a kickoff or reopen until its terminal
+   * report, then `closed` until the leader reopens; `none` for a teammate spawned idle. Any
+   * value but `none` keeps the teammate off the board.
+   */
+  direct: "none" | "open" | "closed" = "none";
   /** The role prompt still has to go out with the first prompt. */
   rolePending = true;
   /** A wake or steer is in flight; another delivery waits for it. */

@@ -2,7 +2,7 @@ import type { AgentDefinition } from "../agents/index.ts";
 import { ENV } from "./identity.ts";
 
 /** The capability tools every teammate gets on top of its role tools (L5). */
-export const WORKER_TOOLS = ["send_message"] as const;
+export const WORKER_TOOLS = ["send_message", "task_list", "task_claim", "task_submit"] as const;
 
 /** A model as `--provider`/`--model` flags name it. */
 export interface ModelRef {

@@ -1,6 +1,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Identity } from "../team/identity.ts";
 import { workerGuidance } from "./guidance.ts";
+import { registerWorkerBoardTools } from "./board-tools.ts";
 import { registerWorkerTools } from "./tools.ts";
 
 /** After the leader's pipe closes, how long a teammate may finish up before it exits, in ms. */
@@ -13,6 +14,7 @@ export const ORPHAN_EXIT_MS = 3000;
  */
 export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "worker" }>): void {
   registerWorkerTools(pi, me);
+  registerWorkerBoardTools(pi, me);
   pi.on("before_agent_start", (event) => ({
     systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name })}`,
   }));

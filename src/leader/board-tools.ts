@@ -1,0 +1,54 @@
+import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { TaskCreateParams, TaskListParams } from "../board/index.ts";
+import { TeamError } from "../errors.ts";
+import type { BoardHost } from "./board-host.ts";
+import type { LeaderHarness } from "./harness.ts";
+
+function text(body: string) {
+  return { content: [{ type: "text" as const, text: body }], details: {} };
+}
+
+/**
+ * Registers the leader's board tools (R34, R35, R46): task_create (leader only) and the leader
+ * view of task_list, which includes the roster.
+ */
+export function registerLeaderBoardTools(
+  pi: ExtensionAPI,
+  session: () => { harness: LeaderHarness; board: BoardHost; label: string } | undefined,
+): void {
+  const need = () => {
+    const s = session();
+    if (!s) throw new TeamError("illegal_transition", "The task board is not running (no active session).");
+    return s;
+  };
+
+  pi.registerTool(defineTool({
+    name: "task_create",
+    label: "Create task",
+    description:
+      "Add a task to this session's board (leader only). Idle teammates hear about claimable work; it never spawns a teammate. dependsOn and supersedes take task ids; resources are path-like tags that may not run concurrently; verify is acceptance criteria an independent reviewer checks (statements, not shell commands).",
+    parameters: TaskCreateParams,
+    async execute(_id, params) {
+      const s = need();
+      return text(s.board.create(params, s.label));
+    },
+  }));
+
+  pi.registerTool(defineTool({
+    name: "task_list",
+    label: "Task board",
+    description: "Show the task board (a page plus counts) and the team roster.",
+    parameters: TaskListParams,
+    async execute(_id, params) {
+      const s = need();
+      const roster = s.harness.members().filter((m) => m.living).map((m) => ({
+        name: m.name,
+        status: m.status,
+        agent: m.agent.name,
+        ...(m.model ? { model: `${m.model.provider}/${m.model.id}` } : {}),
+        ...(m.direct === "open" ? { assignment: "direct assignment" } : {}),
+      }));
+      return text(s.board.list(roster, (params as { offset?: number }).offset, s.label));
+    },
+  }));
+}

@@ -1,0 +1,34 @@
+import { appendFile } from "node:fs/promises";
+
+/** One harness note: something the harness did or saw that is not a model turn. */
+export interface Note {
+  at: number;
+  text: string;
+}
+
+/**
+ * The harness's own log: kept in memory (the newest `limit`, for the console) and appended to
+ * a file. Never written to the leader's terminal, where it would garble the TUI.
+ */
+export class NoteLog {
+  readonly #entries: Note[] = [];
+  readonly #file: string | undefined;
+  readonly #limit: number;
+
+  constructor(options: { file?: string; limit?: number } = {}) {
+    this.#file = options.file;
+    this.#limit = options.limit ?? 500;
+  }
+
+  /** Records one note. Never throws; a failed file append is dropped silently (memory keeps it). */
+  add(text: string, at: number = Date.now()): void {
+    this.#entries.push({ at, text });
+    if (this.#entries.length > this.#limit) this.#entries.shift();
+    if (this.#file) appendFile(this.#file, `${new Date(at).toISOString()} ${text}\n`, { mode: 0o600 }).catch(() => undefined);
+  }
+
+  /** The kept notes, oldest first. */
+  entries(): readonly Note[] {
+    return this.#entries;
+  }
+}

@@ -1,0 +1,71 @@
+import { ENV } from "../team/identity.ts";
+import { spawnPiChild, type PiChild } from "./spawner.ts";
+
+/** The reviewer's read-only tool set (W9). `bash` can still write; reviewers are told not to. */
+export const REVIEWER_TOOLS = ["read", "grep", "find", "ls", "bash"] as const;
+
+/** Options of `startReviewer`. */
+export interface ReviewerOptions {
+  piCli: string;
+  /** The holder's worktree, or the leader's cwd. */
+  cwd: string;
+  /** The leader's environment; the reviewer role variable is added. */
+  env: NodeJS.ProcessEnv;
+  /** The team's model (`--provider/--model`), or undefined for Pi's default. */
+  model: { provider: string; id: string } | undefined;
+  /** Stderr log file of this reviewer. */
+  stderrLog: string;
+  label: string;
+  /** Budget for one answer (prompt → settled), in ms. Default 10 minutes. */
+  answerTimeoutMs?: number;
+}
+
+/**
+ * One fresh one-shot pi reviewer (R44, W9): its own `pi --mode rpc` process with no session,
+ * no extensions and the read-only tool set. `ask` sends a prompt and resolves with the final
+ * assistant text of that run; the same process answers a clarification. `stop` ends it.
+ */
+export interface Reviewer {
+  readonly pid: number;
+  /** @throws ChildExitedError when the reviewer dies; TeamError `timeout` past `answerTimeoutMs`. */
+  ask(prompt: string): Promise<string>;
+  /** Stops the process (idempotent; never rejects). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a reviewer and waits until it answers `get_state`.
+ * @throws as `spawnPiChild` and `waitReady`.
+ */
+export async function startReviewer(options: ReviewerOptions): Promise<Reviewer> {
+  const args = ["--mode", "rpc", "--no-session", "--no-extensions", "--tools", REVIEWER_TOOLS.join(",")];
+  if (options.model) args.push("--provider", options.model.provider, "--model", options.model.id);
+  const proc: PiChild = await spawnPiChild({
+    piCli: options.piCli,
+    args,
+    cwd: options.cwd,
+    env: { ...options.env, [ENV.role]: "reviewer", [ENV.name]: undefined, [ENV.spawnId]: undefined },
+    stderrLog: options.stderrLog,
+    label: options.label,
+  });
+  try {
+    await proc.waitReady(30_000);
+  } catch (error) {
+    await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+    throw error;
+  }
+  const timeoutMs = options.answerTimeoutMs ?? 10 * 60_000;
+  return {
+    pid: proc.pid,
+    async ask(prompt) {
+      const settled = proc.child.nextEvent("agent_settled", { timeoutMs });
+      settled.catch(() => undefined); // awaited below; a prompt failure must not leave it unhandled
+      await proc.child.prompt(prompt, { streamingBehavior: "followUp" });
+      await settled;
+      return (await proc.child.getLastAssistantText()) ?? "";
+    },
+    async stop() {
+      await proc.stop({ graceMs: 2000, termGraceMs: 2000 });
+    },
+  };
+}

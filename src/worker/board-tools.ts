@@ -1,0 +1,87 @@
+import { readFile } from "node:fs/promises";
+import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import {
+  createBoard,
+  loadBoard,
+  normalizeClaimInput,
+  normalizeSubmitInput,
+  parseBoardFile,
+  renderTaskList,
+  TaskClaimParams,
+  TaskListParams,
+  TaskSubmitParams,
+} from "../board/index.ts";
+import { TeamError } from "../errors.ts";
+import { readRosterFile } from "../mail/index.ts";
+import { boardLayoutAt, errnoCode, runtimeLayoutAt } from "../store/index.ts";
+import type { Identity } from "../team/identity.ts";
+import { requestDecision } from "./decision.ts";
+
+type WorkerIdentity = Extract<Identity, { role: "worker" }>;
+
+function text(body: string, details: Record<string, unknown>) {
+  return { content: [{ type: "text" as const, text: body }], details };
+}
+
+/**
+ * Registers the worker's board tools (R37–R39, R46): task_list reads the leader's snapshot;
+ * task_claim and task_submit publish an intent and return the leader's decision in the same
+ * call (W11). The leader alone changes the board (R48).
+ */
+export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): void {
+  const board = boardLayoutAt(me.boardDir);
+  const runtime = runtimeLayoutAt(me.runtimeDir);
+
+  pi.registerTool(defineTool({
+    name: "task_list",
+    label: "Task board",
+    description: "Show the team's task board (a page plus counts) and the roster, to find claimable work and peers.",
+    parameters: TaskListParams,
+    async execute(_id, params) {
+      let snapshot = createBoard();
+      try {
+        const parsed = parseBoardFile(await readFile(board.board, "utf8"));
+        if (!parsed.ok) throw new TeamError("io_error", `task_list: ${board.board}: ${parsed.message}`);
+        snapshot = loadBoard(parsed.file);
+      } catch (error) {
+        if (errnoCode(error) !== "ENOENT") throw error;
+      }
+      const roster = await readRosterFile(runtime.roster);
+      const rows = roster.ok ? roster.value.teammates.filter((t) => t.status !== "stopped").map((t) => ({ name: t.name, status: t.status, agent: t.agent })) : [];
+      const page = params as { offset?: number; limit?: number };
+      return text(
+        renderTaskList(snapshot, { audience: "worker", self: me.name, roster: rows, ...(page.offset !== undefined ? { offset: page.offset } : {}), ...(page.limit !== undefined ? { limit: page.limit } : {}) }),
+        {},
+      );
+    },
+  }));
+
+  pi.registerTool(defineTool({
+    name: "task_claim",
+    label: "Claim task",
+    description: "Claim one pending, unblocked task from the board (the first claimable one when taskId is omitted). The leader decides; the result says accepted or rejected with the reason.",
+    parameters: TaskClaimParams,
+    async execute(_id, params) {
+      const input = normalizeClaimInput(params);
+      if (!input.ok) throw new TeamError("invalid_input", `task_claim: ${input.message}`);
+      const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, action: "claim", ...(input.value.taskId ? { taskId: input.value.taskId } : {}) });
+      if (!d.ok) throw new TeamError("invalid_input", `task_claim rejected (${d.reason ?? "rejected"}): ${d.message}`);
+      return text(d.message, { ...d });
+    },
+  }));
+
+  pi.registerTool(defineTool({
+    name: "task_submit",
+    label: "Submit task",
+    description: 'Submit the task you hold: status "completed" (goes through its verify gate, if any) or "failed" (returns it to the board with your reason). The result says what the leader decided.',
+    parameters: TaskSubmitParams,
+    async execute(_id, params) {
+      const input = normalizeSubmitInput(params);
+      if (!input.ok) throw new TeamError("invalid_input", `task_submit: ${input.message}`);
+      const { taskId, status, result } = input.value;
+      const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, action: "submit", taskId, status, ...(result !== undefined ? { result } : {}) });
+      if (!d.ok) throw new TeamError("invalid_input", `task_submit rejected (${d.reason ?? "rejected"}): ${d.message}`);
+      return text(d.message, { ...d });
+    },
+  }));
+}
