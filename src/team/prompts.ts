@@ -53,7 +53,7 @@ export function roleText(role: string): string {
 /** A wake prompt carrying mail, optionally preceded by the role prompt (first wake). */
 export function wakeText(mail: readonly Pick<InboxRecord, "from" | "body">[], role?: string): string {
   const head = mail.length === 1 ? "You have a new message." : `You have ${mail.length} new messages.`;
-  const parts = role ? [roleText(role), ""] : [];
+  const parts = role ? [roleText(role)] : [];
   parts.push(head, ...mail.map(mailText));
   return parts.join("\n\n");
 }
