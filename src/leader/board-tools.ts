@@ -3,10 +3,8 @@ import { TaskCreateParams, TaskListParams } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import type { BoardHost } from "./board-host.ts";
 import type { LeaderHarness } from "./harness.ts";
+import { textResult } from "../team/tool-result.ts";
 
-function text(body: string) {
-  return { content: [{ type: "text" as const, text: body }], details: {} };
-}
 
 /**
  * Registers the leader's board tools (R34, R35, R46): task_create (leader only) and the leader
@@ -30,7 +28,7 @@ export function registerLeaderBoardTools(
     parameters: TaskCreateParams,
     async execute(_id, params) {
       const s = need();
-      return text(s.board.create(params, s.label));
+      return textResult(s.board.create(params, s.label), {});
     },
   }));
 
@@ -48,7 +46,7 @@ export function registerLeaderBoardTools(
         ...(m.model ? { model: `${m.model.provider}/${m.model.id}` } : {}),
         ...(m.direct === "open" ? { assignment: "direct assignment" } : {}),
       }));
-      return text(s.board.list(roster, (params as { offset?: number }).offset, s.label));
+      return textResult(s.board.list(roster, params.offset, s.label), {});
     },
   }));
 }

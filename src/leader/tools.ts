@@ -5,6 +5,7 @@ import { normalizeResource } from "../board/resources.ts";
 import { TeamError } from "../errors.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
 import type { LeaderHarness } from "./harness.ts";
+import { textResult } from "../team/tool-result.ts";
 
 const SpawnParams = Type.Object({
   name: Type.String({ description: "Teammate name: starts with a letter; letters, digits, . _ -; at most 64." }),
@@ -21,9 +22,6 @@ const ShutdownParams = Type.Object({
   name: Type.String({ description: "The living teammate to stop." }),
 });
 
-function text(body: string, details: Record<string, unknown>) {
-  return { content: [{ type: "text" as const, text: body }], details };
-}
 
 /** Resource tags from tool input (L26, W13): a list or its JSON string; each tag normalised. */
 function resourcesFrom(value: unknown): string[] {
@@ -67,7 +65,7 @@ export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarne
         resources: resourcesFrom(params.resources),
       });
       const start = r.kickoff ? "is working on its kickoff" : "is idle until messaged";
-      return text(
+      return textResult(
         `Spawned teammate ${r.name} (agent ${r.agent}, model ${r.model}, pid ${r.pid}); it ${start}. Tools: ${r.tools.join(", ")}. Its reports arrive as their own turns: end your turn and wait.`,
         { ...r },
       );
@@ -81,7 +79,7 @@ export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarne
     parameters: ShutdownParams,
     async execute(_id, params) {
       const r = await need().shutdown(params.name);
-      return text(`Teammate ${r.name} shut down (${r.exit}).`, { ...r });
+      return textResult(`Teammate ${r.name} shut down (${r.exit}).`, { ...r });
     },
   }));
 
@@ -93,7 +91,7 @@ export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarne
     parameters: SendMessageParams,
     async execute(_id, params) {
       const r = await need().sendFromLeader(params);
-      return text(`${r.result}: message to ${r.to}.${r.note ? ` ${r.note}` : ""}`, { ...r });
+      return textResult(`${r.result}: message to ${r.to}.${r.note ? ` ${r.note}` : ""}`, { ...r });
     },
   }));
 }

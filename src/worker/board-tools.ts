@@ -16,12 +16,10 @@ import { readRosterFile } from "../mail/index.ts";
 import { boardLayoutAt, errnoCode, runtimeLayoutAt } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { requestDecision } from "./decision.ts";
+import { textResult } from "../team/tool-result.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
-function text(body: string, details: Record<string, unknown>) {
-  return { content: [{ type: "text" as const, text: body }], details };
-}
 
 /**
  * Registers the worker's board tools (R37–R39, R46): task_list reads the leader's snapshot;
@@ -49,7 +47,7 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
       const roster = await readRosterFile(runtime.roster);
       const rows = roster.ok ? roster.value.teammates.filter((t) => t.status !== "stopped").map((t) => ({ name: t.name, status: t.status, agent: t.agent })) : [];
       const page = params as { offset?: number; limit?: number };
-      return text(
+      return textResult(
         renderTaskList(snapshot, { audience: "worker", self: me.name, roster: rows, ...(page.offset !== undefined ? { offset: page.offset } : {}), ...(page.limit !== undefined ? { limit: page.limit } : {}) }),
         {},
       );
@@ -66,7 +64,7 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
       if (!input.ok) throw new TeamError("invalid_input", `task_claim: ${input.message}`);
       const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, action: "claim", ...(input.value.taskId ? { taskId: input.value.taskId } : {}) });
       if (!d.ok) throw new TeamError("invalid_input", `task_claim rejected (${d.reason ?? "rejected"}): ${d.message}`);
-      return text(d.message, { ...d });
+      return textResult(d.message, { ...d });
     },
   }));
 
@@ -81,7 +79,7 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
       const { taskId, status, result } = input.value;
       const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, action: "submit", taskId, status, ...(result !== undefined ? { result } : {}) });
       if (!d.ok) throw new TeamError("invalid_input", `task_submit rejected (${d.reason ?? "rejected"}): ${d.message}`);
-      return text(d.message, { ...d });
+      return textResult(d.message, { ...d });
     },
   }));
 }
