@@ -1,0 +1,72 @@
+/**
+ * `npm run demo`: a real leader `pi --mode rpc` with this package plays a team scenario against a
+ * scripted model on 127.0.0.1 (no network, no API key), in a temp project that is deleted at the end.
+ * The transcript is printed as things happen; the summary's checks decide the exit code.
+ *
+ * Phases run in order on one leader session; the task board phase will be appended to PHASES.
+ */
+import { openStage, type Phase } from "./stage.ts";
+import { teamPhase } from "./team-phase.ts";
+import { Transcript } from "./transcript.ts";
+
+const PHASES: (() => Phase)[] = [teamPhase];
+/** The whole demo must finish well inside a minute. */
+const DEADLINE_MS = 40_000;
+
+async function main(): Promise<number> {
+  // A closed stdout (`npm run demo | head`) must not skip the teardown below.
+  process.stdout.on("error", () => undefined);
+  const log = new Transcript();
+  log.plain("pi-resident-teams demo: a real leader pi, two resident teammates, a scripted model (no network, no key).");
+  log.plain("Columns: time since start, who (a process, the harness, or roster.json), what was observed.");
+  log.heading("setup");
+  const { stage, close } = await openStage(log);
+  process.once("SIGINT", () => {
+    log.plain("\ninterrupted: tearing down");
+    void close().finally(() => process.exit(130));
+  });
+  const summary: string[] = [];
+  const failures: string[] = [];
+  let deadline: NodeJS.Timeout | undefined;
+  try {
+    const play = async () => {
+      for (const make of PHASES) {
+        const result = await stage.play(make());
+        summary.push(...result.summary);
+        failures.push(...result.failures);
+      }
+    };
+    await Promise.race([
+      play(),
+      new Promise<never>((_, reject) => {
+        deadline = setTimeout(() => reject(new Error(`the scenario did not finish within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+      }),
+    ]);
+  } catch (error) {
+    failures.push(error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(deadline);
+    log.heading("teardown");
+    const teardown = await close();
+    summary.push(...teardown.summary);
+    failures.push(...teardown.problems);
+  }
+  log.heading("summary");
+  for (const line of summary) log.plain(`  ${line}`);
+  log.plain(`  wall time: ${log.ms()} ms`);
+  if (failures.length > 0) {
+    log.plain(`\nDEMO FAILED (${failures.length}):`);
+    for (const f of failures) log.plain(`  - ${f}`);
+    return 1;
+  }
+  log.plain("\nAll checks held.");
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
