@@ -1,4 +1,4 @@
-import { basename, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import { ensurePrivateDir } from "./fs-modes.ts";
 
@@ -39,6 +39,12 @@ export interface DirWatch {
  * this dir". Callers treat every call as a hint and read with a cursor; a call may be spurious
  * or coalesce several appends. awaitWriteFinish is off: readers take only complete lines.
  * Event-driven (fs.watch via chokidar); the only timer is the slow safety poll. No busy polling.
+ *
+ * Every append to a known file is reported, however close together: chokidar drops a file's
+ * `change` events for 50 ms after one it emitted (and raw fs events for 5 ms), with no trailing
+ * event, so the second of two appends 1-49 ms apart would wait for the safety poll (seconds).
+ * Chokidar's unthrottled `raw` events for files it already reported are therefore hints too,
+ * coalesced per file to one call per event-loop turn (measured by bench/route-latency.ts).
  *
  * Returns at once; `ready` rejects if a dir cannot be created (TeamError `io_error`).
  */
@@ -81,8 +87,11 @@ export function watchDirs(dirs: readonly string[], onChange: (path: string) => v
       ignored: (path) => !rootSet.has(path) && basename(path).startsWith("."),
     });
     watcher = active;
-    active.on("add", notify);
-    active.on("change", notify);
+    const raw = rawHints(rootSet, notify);
+    active.on("add", raw.known);
+    active.on("change", raw.changed);
+    active.on("unlink", raw.forget);
+    active.on("raw", raw.onRaw);
     active.on("error", (error) => {
       if (!closed) onError(error);
     });
@@ -102,6 +111,49 @@ export function watchDirs(dirs: readonly string[], onChange: (path: string) => v
       if (timer) clearInterval(timer);
       endScan?.();
       await watcher?.close();
+    },
+  };
+}
+
+/**
+ * Turns chokidar's `raw` fs events into change hints for files chokidar has reported (add or
+ * change). `add` passes straight through so `ready` still means "every existing file was
+ * reported"; `change` is dropped once raw events are seen to flow for a file (they cover it,
+ * unthrottled), so polling fallbacks without raw events still get chokidar's `change`.
+ */
+function rawHints(roots: ReadonlySet<string>, notify: (path: string) => void) {
+  const files = new Set<string>();
+  const rawSeen = new Set<string>();
+  const pending = new Set<string>();
+  const hint = (path: string): void => {
+    if (pending.has(path)) return;
+    pending.add(path);
+    setImmediate(() => {
+      pending.delete(path);
+      notify(path);
+    });
+  };
+  return {
+    known(path: string): void {
+      files.add(path);
+      notify(path);
+    },
+    changed(path: string): void {
+      files.add(path);
+      if (!rawSeen.has(path)) notify(path);
+    },
+    forget(path: string): void {
+      files.delete(path);
+      rawSeen.delete(path);
+    },
+    onRaw(_event: string, evPath: string, details: unknown): void {
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof watched !== "string") return;
+      // A dir watcher names the entry; a file watcher's own path is the file.
+      const path = roots.has(watched) && evPath ? join(watched, evPath) : watched;
+      if (!files.has(path)) return;
+      rawSeen.add(path);
+      hint(path);
     },
   };
 }

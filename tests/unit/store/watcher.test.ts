@@ -49,6 +49,21 @@ describe("watchDirs", () => {
     });
   });
 
+  it("reports every append, even one within chokidar's 50 ms change throttle (regression: it waited for the safety poll)", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "alice.jsonl");
+    const rec = recorder();
+    const count = () => rec.seen.filter((p) => p === file).length;
+    await withWatch(watchDirs([dir], rec.onChange, { safetyPollMs: 0 }), async () => {
+      for (let i = 1; i <= 4; i++) {
+        const before = count();
+        const fired = rec.next((p) => p === file && count() > before);
+        await appendRecord(file, { i }); // back to back: appends 2-4 land well inside 50 ms
+        await fired;
+      }
+    });
+  }, 2000);
+
   it("ignores dot-prefixed temp files and files in subdirs", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, "done"));
