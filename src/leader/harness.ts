@@ -357,7 +357,7 @@ export class LeaderHarness {
 
   #onEvent(m: Member, event: RpcEvent): void {
     if (!m.living) return;
-    if (event.type === "agent_start") void this.#setStatus(m, "working");
+    if (event.type === "agent_start") void this.#setStatus(m, "working").then(() => this.#deliverMail(m));
     if (event.type === "agent_settled") void this.#settled(m);
   }
 

@@ -23,8 +23,8 @@ describe("formatAgentGuidance (R12)", () => {
     ]);
     expect(text.split("\n")).toEqual([
       "- reviewer (project, git-managed): Reviews diffs for bugs · tools: read, bash · model: inherit",
-      "- writer (user, not git-managed): (no description) · tools: default · model: default",
-      "- fixer (project-local, not git-managed): Reviews diffs for bugs · tools: none · model: anthropic/claude-sonnet-4 · own git worktree",
+      "- writer (user, not git-managed): (no description) · tools: team tools only · model: default",
+      "- fixer (project-local, not git-managed): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · own git worktree",
     ]);
   });
 
