@@ -93,6 +93,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     await h.start();
     await b.start();
     discovery = await h.discover();
+    const problems = discovery.diagnostics.filter((d) => d.severity === "error");
+    if (problems.length > 0) ctx.ui.notify(`pi-resident-teams: ${problems.length} agent file(s) skipped:\n${problems.map((d) => d.message).join("\n")}`, "warning");
   });
 
   pi.on("session_shutdown", async () => {
@@ -108,7 +110,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (!harness) return undefined;
     discovery = await harness.discover();
     const living = harness.members().filter((m) => m.living).map((m) => `${m.name} (${m.status})`);
-    const agentList = formatAgentGuidance(discovery.agents) || "(none: add .pi/agents/<name>.md files)";
+    const broken = discovery.diagnostics.filter((d) => d.severity === "error").map((d) => `- skipped: ${d.message}`);
+    const agentList = [formatAgentGuidance(discovery.agents) || "(none: add .pi/agents/<name>.md files)", ...broken].join("\n");
     return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)" })}` };
   });
 }
