@@ -324,7 +324,7 @@ export class LeaderHarness {
    */
   tell(to: { name: string; spawnId: string }, text: string): void {
     const m = this.living(to.name);
-    if (!m || m.spawnId !== to.spawnId) return;
+    if (!m || m.spawnId !== to.spawnId || m.requestedShutdown) return;
     m.pendingMail.push(makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now()));
     void this.#deliverMail(m);
   }

@@ -80,7 +80,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       cwd: ctx.cwd,
       piCli,
       env: process.env,
-      mates: () => h.members().filter((m) => m.living).map(boardMate),
+      mates: () => h.members().filter((m) => m.living && !m.requestedShutdown).map(boardMate),
       tell: (to, text) => h.tell(to, text),
       escalate: (taskId, text) => h.event("verify_escalation", taskId, text),
       teamModel: leaderModel,
