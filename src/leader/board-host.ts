@@ -203,17 +203,24 @@ export class BoardHost {
     return plan;
   }
 
-  /** Re-plans when the earliest paced-out idle teammate may hear again (no polling while nothing waits). */
+  /**
+   * Re-plans when the earliest paced-out idle teammate may hear again (no polling while nothing
+   * waits). A teammate whose pace already ran out was eligible in the plan just made, so it waits
+   * for the next board change, not for a timer (re-arming for it would spin every millisecond).
+   */
   #armPace(mates: BoardMate[]): void {
     clearTimeout(this.#paceTimer);
     if (this.#closed || this.#board.index.ready.length === 0) return;
+    const now = this.#o.now();
     let due = Number.POSITIVE_INFINITY;
     for (const m of mates) {
       const last = this.#book.get(m.name)?.lastAt;
-      if (m.idle && !m.hasAssignment && last !== undefined) due = Math.min(due, last + this.#o.paceMs);
+      if (!m.idle || m.hasAssignment || last === undefined) continue;
+      const at = last + this.#o.paceMs;
+      if (at > now) due = Math.min(due, at);
     }
     if (!Number.isFinite(due)) return;
-    this.#paceTimer = setTimeout(() => this.offerWork(), Math.max(0, due - this.#o.now()) + 1);
+    this.#paceTimer = setTimeout(() => this.offerWork(), due - now + 1);
     this.#paceTimer.unref();
   }
 
