@@ -5,11 +5,12 @@
  * spawns, and the R2 guidance. Every test has its own model, env and leader.
  */
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall } from "../support/scripted-model.ts";
-import { callText, leaderCommands, listFiles, sendCall, spawnCall, startTeam, type Team } from "../support/team.ts";
+import { callText, leaderCommands, listFiles, sendCall, spawnCall, startTeam, waitStatus, waitUntil, type Team } from "../support/team.ts";
 
 const AGENTS = { "worker.md": agentFile("worker", "ROLE-PROMPT: you are a careful worker.", { tools: "read" }) };
 
@@ -79,6 +80,103 @@ describe("kickoffs and terminal reports", () => {
     expect(leaderFirst.system).toMatch(/spawn an agent, call a subagent, or delegate to a worker, call `teammate_spawn`/);
     expect(leaderFirst.system).toContain("worker");
     expect(leaderFirst.tools).toEqual(expect.arrayContaining(["teammate_spawn", "teammate_shutdown", "send_message"]));
+  });
+
+  it("a terminal report ends the worker's turn, and a second terminal report of the same assignment is suppressed", async () => {
+    team = await startTeam({
+      agents: AGENTS,
+      scripts: {
+        leader: leaderCommands({ KICKOFF: [spawnCall("alice", "worker", "ASSIGN-alice")] }),
+        // Two terminal reports in one reply; whichever the harness reads first is the only one delivered.
+        alice: () => ({ toolCalls: [sendCall("leader", "TERMINAL-ONE", "completed"), sendCall("leader", "TERMINAL-TWO", "failed")] }),
+      },
+    });
+    const { model, leader, runtimeDir } = team;
+    await leader.prompt("KICKOFF");
+    await model.waitForCall(reportTurn("alice"), 30_000);
+    // Alice settles idle only after the harness drained her outbox; then a barrier leader turn.
+    await waitStatus(runtimeDir, "alice", "idle");
+    await team.run("PING");
+
+    expect(model.callsOf("alice")).toHaveLength(1);
+    const turns = model.calls.filter(reportTurn("alice"));
+    expect(turns).toHaveLength(1);
+    expect(leader.customMessages("teammate-report")).toHaveLength(1);
+    const delivered = turns[0]!.lastUser;
+    expect(delivered.includes("TERMINAL-ONE") !== delivered.includes("TERMINAL-TWO")).toBe(true);
+    for (const c of model.callsOf("leader")) expect(callText(c).includes("TERMINAL-ONE") && callText(c).includes("TERMINAL-TWO")).toBe(false);
+  });
+});
+
+describe("reports while the leader is busy", () => {
+  it("an intermediate and a terminal report that arrive during a leader run become two turns, in order", async () => {
+    let outboxLines = 0;
+    team = await startTeam({
+      agents: AGENTS,
+      scripts: {
+        leader: async (c) => {
+          if (c.toolResults.length === 0 && c.lastUser === "KICKOFF") return { toolCalls: [spawnCall("alice", "worker", "ASSIGN-alice")] };
+          if (c.toolResults.length > 0 && c.lastUser === "KICKOFF") {
+            // Keep the leader busy in this request until alice has written both reports.
+            const outbox = join(team!.runtimeDir, "outbox", "alice.jsonl");
+            await waitUntil("two records in alice's outbox", async () => {
+              outboxLines = existsSync(outbox) ? (await readFile(outbox, "utf8")).split("\n").filter(Boolean).length : 0;
+              return outboxLines >= 2;
+            });
+          }
+          return { text: "Noted." };
+        },
+        alice: (c) =>
+          c.toolResults.length === 0
+            ? { toolCalls: [sendCall("leader", "PROGRESS-1: found the module")] }
+            : { toolCalls: [sendCall("leader", "DONE-2: fixed it", "completed")] },
+      },
+    });
+    const { model, leader } = team;
+    await leader.prompt("KICKOFF");
+    await model.waitForCall(reportTurn("alice") , 30_000);
+    await leader.waitSettledCount(1, 30_000);
+    expect(outboxLines).toBe(2);
+
+    // One run: the busy request, then one request per report, in arrival order.
+    const turns = model.calls.filter(reportTurn("alice"));
+    expect(turns.map((c) => c.lastUser.split("\n")[0])).toEqual([
+      '<teammate-report from="alice" status="in_progress">',
+      '<teammate-report from="alice" status="completed">',
+    ]);
+    expect(turns[0]!.lastUser).toContain("PROGRESS-1: found the module");
+    expect(turns[1]!.lastUser).toContain("DONE-2: fixed it");
+    expect(leader.events.filter((e) => e.type === "agent_start")).toHaveLength(1);
+  });
+});
+
+describe("leader mail to an idle teammate", () => {
+  it("is queued, costs no model call until then, and wakes the teammate with the role prompt and the mail", async () => {
+    team = await startTeam({
+      agents: AGENTS,
+      scripts: {
+        leader: leaderCommands({
+          "SPAWN-BOB": [spawnCall("bob", "worker")],
+          "MAIL-BOB": [sendCall("bob", "WAKE-BODY-5e: please summarise the README")],
+        }),
+        bob: (c) =>
+          c.toolResults.length === 0 ? { toolCalls: [sendCall("leader", "BOB-DONE: summarised", "completed")] } : { text: "done" },
+      },
+    });
+    const { model } = team;
+    await team.run("SPAWN-BOB");
+    await waitStatus(team.runtimeDir, "bob", "idle");
+    expect(model.callsOf("bob")).toHaveLength(0);
+
+    await team.run("MAIL-BOB");
+    const [sent] = team.toolEnds("send_message");
+    expect(sent).toMatchObject({ isError: false, details: { to: "bob", result: "queued" } });
+    const report = await model.waitForCall(reportTurn("bob"), 30_000);
+    expect(report.lastUser).toContain("BOB-DONE: summarised");
+    const first = model.callsOf("bob")[0]!;
+    expect(first.lastUser).toContain("ROLE-PROMPT: you are a careful worker.");
+    expect(first.lastUser).toContain("You have a new message.");
+    expect(first.lastUser).toContain('<teammate-mail from="leader">\nWAKE-BODY-5e: please summarise the README\n</teammate-mail>');
   });
 });
 

@@ -3,7 +3,7 @@
  * real leader pi with this package. The model's answers come from a per-agent script; the
  * helpers read the leader's RPC events (tool results, custom messages) and the runtime dir.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RpcEvent } from "../../src/process/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
@@ -95,6 +95,37 @@ export async function waitGone(pids: number[], budgetMs: number): Promise<{ aliv
     if (alive.length === 0 || ms >= budgetMs) return { alive, ms };
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Polls `cond` every 25 ms until it holds, for at most `timeoutMs`. For state that has no event
+ * to wait on (a file another process writes); never a fixed sleep.
+ * @throws Error naming `what` on timeout.
+ */
+export async function waitUntil(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The roster the harness writes (`roster.json`), or undefined while it does not exist. */
+export async function readRoster(runtimeDir: string): Promise<{ teammates: { name: string; status: string; pid?: number }[] } | undefined> {
+  try {
+    return JSON.parse(await readFile(join(runtimeDir, "roster.json"), "utf8")) as { teammates: { name: string; status: string; pid?: number }[] };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Waits until the roster shows teammate `name` with `status`. */
+export function waitStatus(runtimeDir: string, name: string, status: string, timeoutMs?: number): Promise<void> {
+  return waitUntil(`${name} to be ${status} in the roster`, async () => {
+    const roster = await readRoster(runtimeDir);
+    return roster?.teammates.some((t) => t.name === name && t.status === status) ?? false;
+  }, timeoutMs);
 }
 
 function toolEndOf(e: RpcEvent, events: readonly RpcEvent[]): ToolEnd | undefined {
