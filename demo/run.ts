@@ -3,13 +3,15 @@
  * scripted model on 127.0.0.1 (no network, no API key), in a temp project that is deleted at the end.
  * The transcript is printed as things happen; the summary's checks decide the exit code.
  *
- * Phases run in order on one leader session; the task board phase will be appended to PHASES.
+ * Phases run in order on one leader session: the team (mail, reports, steer, shutdown), then the
+ * task board (tasks, notices, claims, verify gate).
  */
+import { boardPhase } from "./board-phase.ts";
 import { openStage, type Phase } from "./stage.ts";
 import { teamPhase } from "./team-phase.ts";
 import { Transcript } from "./transcript.ts";
 
-const PHASES: (() => Phase)[] = [teamPhase];
+const PHASES: (() => Phase)[] = [teamPhase, boardPhase];
 /** The whole demo must finish well inside a minute. */
 const DEADLINE_MS = 40_000;
 
@@ -17,8 +19,8 @@ async function main(): Promise<number> {
   // A closed stdout (`npm run demo | head`) must not skip the teardown below.
   process.stdout.on("error", () => undefined);
   const log = new Transcript();
-  log.plain("pi-resident-teams demo: a real leader pi, two resident teammates, a scripted model (no network, no key).");
-  log.plain("Columns: time since start, who (a process, the harness, or roster.json), what was observed.");
+  log.plain("pi-resident-teams demo: a real leader pi, resident teammates, a task board, a scripted model (no network, no key).");
+  log.plain("Columns: time since start, who (a process, the harness, roster.json or board.json), what was observed.");
   log.heading("setup");
   const { stage, close } = await openStage(log);
   process.once("SIGINT", () => {

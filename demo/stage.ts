@@ -22,13 +22,15 @@ export interface Teardown {
   summary: string[];
 }
 
-/** One scenario played on the stage. A later phase (the task board) plugs in the same way. */
+/** One scenario played on the stage (demo/*-phase.ts). */
 export interface Phase {
   title: string;
   /** The scripted model's answer to every call made while this phase runs. */
   reply(call: ModelCall): Reply;
   /** Plays the scenario; resolves when the leader is idle again. */
   run(stage: Stage): Promise<PhaseResult>;
+  /** Extra transcript lines printed under a model call and its answer (e.g. a reviewer's verdict). */
+  notes?(call: ModelCall, reply: Reply): string[];
 }
 
 /** What a phase proved: summary lines, and the checks that failed (empty when all held). */
@@ -44,8 +46,13 @@ export interface Stage {
   leader: Leader;
   /** `<agent dir>/teammate/<session key>/`, found after the leader started. */
   runtimeDir: string;
-  /** Teammate pids, from the leader's teammate_spawn results. */
-  teammatePids: Map<string, number>;
+  /** `<agent dir>/tasks/<session key>/`: the leader's board dir (board.json and the intent folders). */
+  boardDir: string;
+  /**
+   * Pids of processes the leader started: teammates (from teammate_spawn results) and whatever a
+   * phase adds (the board phase adds its verify reviewers). Teardown checks each with kill -0.
+   */
+  pids: Map<string, number>;
   /** Plays `phase`, routing the scripted model's calls to it while it runs. */
   play(phase: Phase): Promise<PhaseResult>;
 }
@@ -97,7 +104,14 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
       }
       const reply = phase ? phase.reply(call) : { text: "ok" };
       const seen = describeInput(call);
-      log.line(call.agent, `model call #${call.seq} sees ${seen.shift() ?? "(nothing new)"}`, ...seen.map((s) => `     and ${s}`), `  answers ${describeReply(reply)}`);
+      const notes = phase?.notes?.(call, reply) ?? [];
+      log.line(
+        call.agent,
+        `model call #${call.seq} sees ${seen.shift() ?? "(nothing new)"}`,
+        ...seen.map((s) => `     and ${s}`),
+        `  answers ${describeReply(reply)}`,
+        ...notes.map((n) => `  ${n}`),
+      );
       return reply;
     },
   });
@@ -105,7 +119,7 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
   let env: PiEnv | undefined;
   let leader: Leader | undefined;
   const stopWatch: (() => void)[] = [];
-  const teammatePids = new Map<string, number>();
+  const childPids = new Map<string, number>();
   let runtimeDir: string | undefined;
 
   let closing: Promise<Teardown> | undefined;
@@ -120,7 +134,7 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
     }
     const runtimeRemoved = runtimeDir === undefined || !existsSync(runtimeDir);
     if (runtimeDir) log.line("harness", runtimeRemoved ? "runtime dir removed at session end" : `runtime dir ${runtimeDir} still exists`);
-    const pids: [string, number][] = [...(leader ? [["leader", leader.pid] as [string, number]] : []), ...teammatePids];
+    const pids: [string, number][] = [...(leader ? [["leader", leader.pid] as [string, number]] : []), ...childPids];
     const left: string[] = [];
     for (const [who, pid] of pids) {
       if (!alive(pid)) continue;
@@ -171,7 +185,7 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
     log.line("harness", `runtime dir ${dir.slice(e.root.length + 1)} created at session start`);
 
     stopWatch.push(watchRoster(dir, log));
-    stopWatch.push(l.proc.child.onEvent((event) => onLeaderEvent(event, log, teammatePids)));
+    stopWatch.push(l.proc.child.onEvent((event) => onLeaderEvent(event, log, childPids)));
 
     const stage: Stage = {
       log,
@@ -179,7 +193,8 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
       model,
       leader: l,
       runtimeDir: dir,
-      teammatePids,
+      boardDir: join(e.agentDir, "tasks", sessions[0]!),
+      pids: childPids,
       async play(p) {
         phase = p;
         log.heading(p.title);
@@ -233,6 +248,12 @@ function onLeaderEvent(event: RpcEvent, log: Transcript, pids: Map<string, numbe
     if (event.toolName === "teammate_spawn" && !event.isError && typeof d.pid === "number") {
       pids.set(String(d.name), d.pid);
       log.line("leader", `teammate_spawn → ${String(d.name)} started: agent ${String(d.agent)}, model ${String(d.model)}, pid ${d.pid}, tools ${(d.tools as string[]).join(",")}`, `kickoff ${d.kickoff ? "sent as its first prompt" : "none (idle)"}`);
+      return;
+    }
+    if ((event.toolName === "task_list" || event.toolName === "task_create") && !event.isError) {
+      // Board answers are what the leader's model reads to decide: print them whole.
+      const [first = "", ...rest] = text.split("\n");
+      log.line("leader", `${event.toolName} → ${first}`, ...rest.map((l) => `  ${l}`));
       return;
     }
     log.line("leader", `${event.toolName} → ${event.isError ? "ERROR " : ""}${quote(text, 100)}`);

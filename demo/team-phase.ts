@@ -8,10 +8,10 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ChatMessage, ModelCall, Reply, ReplyToolCall } from "../tests/support/scripted-model.ts";
-import { contentText } from "../tests/support/scripted-model.ts";
+import type { ModelCall, Reply, ReplyToolCall } from "../tests/support/scripted-model.ts";
+import { call, pastCalls, received, withTimeout } from "./scripting.ts";
 import type { Phase, PhaseResult, Stage } from "./stage.ts";
-import { wrappedBlocks, type Wrapped } from "./transcript.ts";
+import type { Wrapped } from "./transcript.ts";
 
 const USER_TASK =
   "Add a farewell(name) function next to greet() in this project. Use a researcher to locate greet() and an implementer to write the code.";
@@ -28,32 +28,6 @@ const FAREWELL_SOURCE =
   'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n\nexport function farewell(name) {\n  return `Goodbye, ${name}!`;\n}\n';
 const FAREWELL_TEST =
   'import assert from "node:assert/strict";\nimport { farewell } from "../src/greet.js";\n\nassert.equal(farewell("Ada"), "Goodbye, Ada!");\n';
-
-/** The tool calls a model made earlier in this conversation. */
-function pastCalls(messages: ChatMessage[]): { name: string; args: Record<string, unknown> }[] {
-  const out: { name: string; args: Record<string, unknown> }[] = [];
-  for (const m of messages) {
-    for (const tc of m.tool_calls ?? []) {
-      let args: Record<string, unknown> = {};
-      try {
-        args = JSON.parse(tc.function.arguments) as Record<string, unknown>;
-      } catch {
-        // keep {}
-      }
-      out.push({ name: tc.function.name, args });
-    }
-  }
-  return out;
-}
-
-/** Every harness-wrapped block the model was given as user input. */
-function received(messages: ChatMessage[]): Wrapped[] {
-  return messages.filter((m) => m.role === "user").flatMap((m) => wrappedBlocks(contentText(m.content)));
-}
-
-function call(name: string, args: Record<string, unknown>): Reply {
-  return { toolCalls: [{ name, arguments: args }] };
-}
 
 function send(to: string, message: string, status?: string): ReplyToolCall {
   return { name: "send_message", arguments: status ? { to, message, status } : { to, message } };
@@ -140,14 +114,6 @@ export function teamPhase(): Phase {
 
 function git(cwd: string, args: string[]): string {
   return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Checks the scenario against what the model calls and the leader's events show. */
