@@ -121,7 +121,9 @@ function boardMate(m: Member): BoardMate {
   return {
     name: m.name,
     spawnId: m.spawnId,
-    idle: m.status === "idle",
+    // A wake in flight (or mail waiting for one) means the teammate is busy with that mail, e.g.
+    // a notice: until it really idles, its offered task must not go to another teammate (R36).
+    idle: m.status === "idle" && !m.delivering && m.pendingMail.length === 0,
     hasAssignment: m.direct !== "none",
     assignmentResources: m.direct === "open" ? m.resources : undefined,
     roleVerify: m.agent.verify,
