@@ -267,8 +267,8 @@ export class LeaderHarness {
     const note = route.note ? { note: route.note } : {};
     if (route.kind === "steer" && m.proc && !m.delivering) {
       try {
-        await m.proc.child.steer(mailText({ from: LEADER_NAME, body: req.message }));
-        this.#note(`leader → ${m.name}: steered`, m);
+        const via = await this.#steer(m, mailText({ from: LEADER_NAME, body: req.message }));
+        this.#note(`leader → ${m.name}: ${via === "steer" ? "steered" : "steered into a new run (the last one had just ended)"}`, m);
         return { to: m.name, result: "steered", ...note };
       } catch {
         // The run ended between the status check and the steer: queue it for the next wake.
@@ -411,8 +411,8 @@ export class LeaderHarness {
     const mail = m.pendingMail.splice(0);
     try {
       if (m.status === "working") {
-        await m.proc.child.steer(mail.map(mailText).join("\n\n"));
-        this.#o.mailDelivered?.({ teammate: m.name, via: "steer", records: mail, at: this.#o.now() });
+        const via = await this.#steer(m, mail.map(mailText).join("\n\n"));
+        this.#o.mailDelivered?.({ teammate: m.name, via, records: mail, at: this.#o.now() });
       } else {
         const role = m.rolePending ? m.agent.prompt : undefined;
         await m.proc.child.prompt(wakeText(mail, role), { streamingBehavior: "followUp" });
@@ -428,6 +428,20 @@ export class LeaderHarness {
       m.delivering = false;
     }
     if (m.pendingMail.length > 0 && m.status === "idle") await this.#deliverMail(m);
+  }
+
+  /**
+   * Puts text into a working child's run as a steering message. Sent as a `prompt` with
+   * streamingBehavior "steer", not as a `steer` command: when the run has just ended (the harness
+   * has not seen its agent_settled yet) a `steer` would wait in Pi's queue for some later prompt,
+   * while this prompt starts a new run at once (disposition `started`: a wake, which reopens the
+   * report gate, R27).
+   */
+  async #steer(m: Member, text: string): Promise<"steer" | "wake"> {
+    const r = await m.proc!.child.prompt(text, { streamingBehavior: "steer" });
+    if (r.disposition !== "started") return "steer";
+    m.gate = reopenGate(m.gate);
+    return "wake";
   }
 
   /** The child closed (L21): drain its outbox, mark it stopped, and report a crash (R56). */
