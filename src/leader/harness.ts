@@ -252,7 +252,8 @@ export class LeaderHarness {
   /**
    * The leader's `send_message` (R24, R25): a working teammate is steered through its control
    * stream (`steered` only when the child accepted it); otherwise the message goes to its inbox
-   * (`queued`) and is delivered at its next wake. `reopen` opens a new direct assignment.
+   * (`queued`) and is delivered at its next wake. `reopen` starts a new assignment after a
+   * terminal report: the report gate opens again and the board is open to the teammate (R15).
    * @throws TeamError `invalid_input` when the recipient is not a living teammate.
    */
   async sendFromLeader(req: SendRequest): Promise<LeaderSendResult> {
@@ -262,7 +263,7 @@ export class LeaderHarness {
     const m = this.living(route.to)!;
     if (req.reopen) {
       m.gate = reopenGate(m.gate);
-      m.direct = "open";
+      m.direct = "none";
     }
     const note = route.note ? { note: route.note } : {};
     if (route.kind === "steer" && m.proc && !m.delivering) {

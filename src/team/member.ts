@@ -25,9 +25,9 @@ export class Member {
   /** Mail read from the inbox file and not yet delivered into the child. */
   pendingMail: InboxRecord[] = [];
   /**
-   * The direct assignment (R15, R49): `open` from a kickoff or reopen until its terminal
-   * report, then `closed` until the leader reopens; `none` for a teammate spawned idle. Any
-   * value but `none` keeps the teammate off the board.
+   * The direct assignment (R15, R49): `open` from a kickoff until its terminal report, then
+   * `closed` until the leader sends `reopen`, which makes it `none` again; `none` for a
+   * teammate spawned idle. Any value but `none` keeps the teammate off the board.
    */
   direct: "none" | "open" | "closed" = "none";
   /** The role prompt still has to go out with the first prompt. */
