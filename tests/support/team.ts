@@ -9,7 +9,7 @@ import type { RpcEvent } from "../../src/process/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { startLeader, writeAgents, type Leader } from "./leader.ts";
 import { createPiEnv, type PiEnv } from "./pi-env.ts";
-import { contentText, startScriptedModel, type ModelCall, type Reply, type ReplyToolCall, type ScriptedModel } from "./scripted-model.ts";
+import { contentText, startScriptedModel, type ChatMessage, type ModelCall, type Reply, type ReplyToolCall, type ScriptedModel } from "./scripted-model.ts";
 
 /** Answers of one agent ("leader", a teammate name, ...). */
 export type AgentScript = (call: ModelCall) => Reply | Promise<Reply>;
@@ -128,6 +128,15 @@ export function waitStatus(runtimeDir: string, name: string, status: string, tim
   }, timeoutMs);
 }
 
+/** True for the `message_end` of a user message whose text is `text`. */
+function isUserMessage(e: RpcEvent, text: string): boolean {
+  if (e.type !== "message_end") return false;
+  const m = e.message as { role?: string; content?: unknown };
+  if (m.role !== "user") return false;
+  const content = typeof m.content === "string" ? m.content : contentText(m.content as ChatMessage["content"]);
+  return content === text;
+}
+
 function toolEndOf(e: RpcEvent, events: readonly RpcEvent[]): ToolEnd | undefined {
   if (e.type !== "tool_execution_end") return undefined;
   const start = events.find((s) => s.type === "tool_execution_start" && s.toolCallId === e.toolCallId);
@@ -191,9 +200,13 @@ export async function startTeam(opts: { agents: Record<string, string>; scripts?
       return toolEnds(toolName);
     },
     async run(prompt, timeoutMs = 30_000) {
-      const settled = ld.events.filter((e) => e.type === "agent_settled").length;
+      // Counting settles is racy (a settle of an earlier run may still be in flight), so find this
+      // prompt's user message in the ordered event stream and wait for the next settle after it.
+      const from = ld.events.length;
       await ld.prompt(prompt);
-      await ld.waitSettledCount(settled + 1, timeoutMs);
+      const user = await ld.waitForEvent((e, i) => i >= from && isUserMessage(e, prompt), timeoutMs);
+      const at = ld.events.indexOf(user);
+      await ld.waitForEvent((e, i) => i > at && e.type === "agent_settled", timeoutMs);
     },
     pids,
     async stop() {
