@@ -47,8 +47,10 @@ export function registerLeader(pi: ExtensionAPI): void {
   registerLeaderBoardTools(pi, () => (harness && board ? { harness, board, label: boardLabel } : undefined));
 
   pi.on("session_start", async (_event, ctx: ExtensionContext) => {
-    await board?.close();
+    // Harness first: stopping its teammates releases their claims on the board (R21), which the
+    // board's close then writes.
     await harness?.close();
+    await board?.close();
     const key = sessionKey(ctx.sessionManager.getSessionFile(), ctx.cwd);
     const dir = agentDir();
     const boardPaths = boardLayout(dir, key);
@@ -101,8 +103,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     const h = harness;
     const b = board;
     harness = undefined;
+    await h?.close(); // releases the teammates' claims through onGone, so `board` must still be set (R21)
     board = undefined;
-    await h?.close();
     await b?.close();
   });
 
