@@ -47,8 +47,8 @@ export interface BoardTeam {
   readBoard(): Promise<BoardFile | undefined>;
   /** Waits until board.json exists, parses, and satisfies `pred` (checked every 50 ms). */
   waitBoard(pred: (file: BoardFile) => boolean, timeoutMs?: number): Promise<BoardFile>;
-  /** Stops the leader and starts a new one in the same env with `args`. */
-  restartLeader(args: string[], sessionFile: string | undefined): Promise<void>;
+  /** Stops the leader, runs `between`, and starts a new one in the same env with `args`. */
+  restartLeader(args: string[], sessionFile: string | undefined, between?: () => Promise<void>): Promise<void>;
   /** Teammate pids seen in spawn results (killed at stop if still alive). */
   pids: Set<number>;
   stop(): Promise<void>;
@@ -281,8 +281,9 @@ export async function startBoardTeam(opts: {
         return file && pred(file) ? file : undefined;
       }, timeoutMs);
     },
-    async restartLeader(args, sessionFile) {
+    async restartLeader(args, sessionFile, between) {
       await team.leader.stop();
+      await between?.();
       dirs = dirsFor(sessionFile);
       team.boardDir = dirs.boardDir;
       team.runtimeDir = dirs.runtimeDir;
