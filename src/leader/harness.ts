@@ -410,10 +410,12 @@ export class LeaderHarness {
     if (m.status !== "idle" && m.status !== "working") return;
     m.delivering = true;
     const mail = m.pendingMail.splice(0);
+    let sent = false;
     try {
       if (m.status === "working") {
         const via = await this.#steer(m, mail.map(mailText).join("\n\n"));
         this.#o.mailDelivered?.({ teammate: m.name, via, records: mail, at: this.#o.now() });
+        sent = true;
       } else {
         const role = m.rolePending ? m.agent.prompt : undefined;
         await m.proc.child.prompt(wakeText(mail, role), { streamingBehavior: "followUp" });
@@ -421,6 +423,7 @@ export class LeaderHarness {
         m.gate = reopenGate(m.gate);
         this.#o.mailDelivered?.({ teammate: m.name, via: "wake", records: mail, at: this.#o.now() });
         await this.#setStatus(m, "working");
+        sent = true;
       }
     } catch (error) {
       m.pendingMail.unshift(...mail); // nothing is lost: the next settle retries
@@ -428,7 +431,9 @@ export class LeaderHarness {
     } finally {
       m.delivering = false;
     }
-    if (m.pendingMail.length > 0 && m.status === "idle") await this.#deliverMail(m);
+    // Mail read while this delivery was in flight found `delivering` set and only queued itself:
+    // send it now, to a working teammate too, or it waits for the end of the run (bench/route-latency.ts).
+    if (m.pendingMail.length > 0 && (sent || m.status === "idle")) await this.#deliverMail(m);
   }
 
   /**
