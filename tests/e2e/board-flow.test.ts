@@ -206,6 +206,8 @@ describe("supersede", () => {
     await team.run("SPAWN");
     await team.run("OLD");
     await team.waitBoard((f) => holderName(taskOf(f, "old-plan")) === "alice");
+    // alice's model has seen her accepted claim (and ended that run) before the supersede.
+    await until("alice's claim decision", () => toolResultsSeen(team!.model, "alice", "task_claim")[0]);
     await team.run("DEP");
     const before = team.model.callsOf("alice").length;
     await team.run("NEW");
@@ -220,7 +222,7 @@ describe("supersede", () => {
     expect(taskOf(file, "old-plan")!.state).toMatchObject({ status: "superseded", by: "new-plan" });
 
     // The live holder's next model call carries the board's supersede mail.
-    const told = await team.model.waitForCall((c) => c.agent === "alice" && c.seq > 0 && team!.model.callsOf("alice").indexOf(c) >= before, 30_000);
+    const told = await until("alice's next model call", () => team!.model.callsOf("alice")[before]);
     expect(told.toolResults).toEqual([]);
     expect(told.lastUser).toContain('<teammate-mail from="task-board">');
     expect(told.lastUser).toContain("Task `old-plan` is superseded by `new-plan` (New plan). Stop work on it");

@@ -153,11 +153,6 @@ export function boardWorker(o: BoardWorkerOptions = {}): AgentScript {
   };
 }
 
-/** The first call of `agent` after call `after` (by seq) whose tool results match `pred`. */
-export function resultCall(model: ScriptedModel, agent: string, pred: (text: string) => boolean): ModelCall | undefined {
-  return model.calls.find((c) => c.agent === agent && c.toolResults.some((r) => pred(r.content)));
-}
-
 /**
  * What `agent`'s model saw as the result of each of its `toolName` calls, in call order: the
  * `tool` message answering the call's id, found in any later request of that agent (a steered
@@ -175,11 +170,6 @@ export function toolResultsSeen(model: ScriptedModel, agent: string, toolName: s
     }
   }
   return out;
-}
-
-/** Text of every tool result `agent`'s model calls carried, in order. */
-export function resultsOf(model: ScriptedModel, agent: string): string[] {
-  return model.callsOf(agent).flatMap((c) => c.toolResults.map((r) => r.content));
 }
 
 /** Polls `fn` every 50 ms until it returns a value other than undefined (a wait, not a sleep). */
