@@ -178,13 +178,9 @@ export async function startTeam(opts: { agents: Record<string, string>; scripts?
   const ld = leader;
   const toolEnds = (toolName?: string): ToolEnd[] =>
     ld.events.map((e) => toolEndOf(e, ld.events)).filter((t): t is ToolEnd => t !== undefined && (!toolName || t.toolName === toolName));
-  const record = (ends: ToolEnd[]): ToolEnd[] => {
-    for (const t of ends) if (t.toolName === "teammate_spawn" && typeof t.details.pid === "number") pids.add(t.details.pid);
-    return ends;
-  };
   ld.proc.child.onEvent((e) => {
     const t = toolEndOf(e, ld.events);
-    if (t) record([t]);
+    if (t?.toolName === "teammate_spawn" && typeof t.details.pid === "number") pids.add(t.details.pid);
   });
   return {
     model,
@@ -196,7 +192,7 @@ export async function startTeam(opts: { agents: Record<string, string>; scripts?
     },
     toolEnds,
     async waitToolEnds(toolName, count, timeoutMs = 30_000) {
-      await ld.waitForEvent(() => toolEnds(toolName).length >= count, timeoutMs);
+      await ld.waitForEvent((e) => e.type === "tool_execution_end" && toolEnds(toolName).length >= count, timeoutMs);
       return toolEnds(toolName);
     },
     async run(prompt, timeoutMs = 30_000) {
