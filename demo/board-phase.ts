@@ -92,9 +92,6 @@ interface Snapshot {
 
 type FileTask = BoardFile["tasks"][number];
 
-function holderOf(t: FileTask): string | undefined {
-  return "holding" in t.state ? t.state.holding.holder.name : undefined;
-}
 
 function describeState(t: FileTask): string {
   const s = t.state;

@@ -8,7 +8,6 @@ import {
   createTask,
   describeCreate,
   gateOutcome,
-  loadBoard,
   normalizeCreateInput,
   parseBoardFile,
   planNotices,

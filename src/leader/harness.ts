@@ -10,104 +10,25 @@ import {
   makeInboxRecord,
   outboxCursor,
   ROSTER_FORMAT_VERSION,
-  type InboxRecord,
-  type OutboxRecord,
   type RosterFile,
 } from "../mail/index.ts";
 import { spawnPiChild, type RpcEvent } from "../process/index.ts";
-import { ensurePrivateDir, SnapshotWriter, watchDirs, type DirWatch, type RuntimeLayout } from "../store/index.ts";
+import { ensurePrivateDir, SnapshotWriter, watchDirs, type DirWatch } from "../store/index.ts";
 import { Member } from "../team/member.ts";
-import { harnessEventText, kickoffText, mailText, reportText, wakeText } from "../team/prompts.ts";
+import { crashText, harnessEventText, kickoffText, mailText, reportText, wakeText } from "../team/prompts.ts";
 import { admitReport, reopenGate, routeFromLeader, type SendRequest, type TeammateStatus } from "../team/routing.ts";
-import { planSpawn, type ModelRef } from "../team/spawn-plan.ts";
+import { planSpawn } from "../team/spawn-plan.ts";
 import { validateTeammateName } from "../team/names.ts";
+import {
+  MAX_LIVING_TEAMMATES,
+  type HarnessHook,
+  type LeaderHarnessOptions,
+  type LeaderSendResult,
+  type SpawnRequest,
+  type SpawnResult,
+} from "./harness-types.ts";
 
-/** At most this many living teammates per session (R19). */
-export const MAX_LIVING_TEAMMATES = 8;
-
-/** What the harness hands to the leader's model: each one becomes its own follow-up turn. */
-export type LeaderDelivery =
-  | { kind: "report"; record: OutboxRecord; text: string }
-  | { kind: "harness_event"; type: string; teammate: string; text: string };
-
-/** Something the harness did, for the console and logs; never a model turn. */
-export interface HarnessNote {
-  at: number;
-  teammate?: string;
-  text: string;
-}
-
-/** Mail that reached a teammate's control stream: by steering a working child or waking an idle one. */
-export interface MailDelivery {
-  teammate: string;
-  via: "steer" | "wake";
-  records: InboxRecord[];
-  at: number;
-}
-
-/** Wiring of a `LeaderHarness`. Production values are set in src/extension.ts. */
-export interface LeaderHarnessOptions {
-  cwd: string;
-  layout: RuntimeLayout;
-  boardDir: string;
-  agentDir: string;
-  piCli: string;
-  /** Directory of this package, loaded into every child with `-e`. */
-  packageDir: string;
-  /** Environment of the leader; children get it plus their identity variables. */
-  env: NodeJS.ProcessEnv;
-  /** Whether project agent definitions may be used (`ctx.isProjectTrusted()`). */
-  trusted: () => boolean;
-  /** The leader's current model, re-read at every spawn. */
-  leaderModel: () => ModelRef | undefined;
-  /** Starts one leader follow-up turn. Must not throw. */
-  deliver: (delivery: LeaderDelivery) => void;
-  /** Records a console note (routing results, suppressed reports, child dialogs). */
-  note?: (note: HarnessNote) => void;
-  /** Called once mail has been written into a teammate's control stream (console, benchmarks). */
-  mailDelivered?: (event: MailDelivery) => void;
-  /** A teammate settled idle (after its outbox was drained and its mail delivered). */
-  onIdle?: (m: Member) => void;
-  /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
-  onGone?: (m: Member, reason: "shutdown" | "crash") => void;
-  now?: () => number;
-  /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
-  safetyPollMs?: number;
-  /** Budget for a child's first `get_state` answer, in ms. Default 30000. */
-  readyTimeoutMs?: number;
-  /** Grace before SIGTERM and before SIGKILL when stopping a child, in ms. Default 3000 each. */
-  stopGraceMs?: number;
-}
-
-type Hook = "note" | "mailDelivered" | "onIdle" | "onGone";
-
-/** Arguments of `spawn` (the `teammate_spawn` tool). */
-export interface SpawnRequest {
-  name: string;
-  agent: string;
-  prompt?: string;
-  resources?: string[];
-}
-
-/** Result of a successful spawn. */
-export interface SpawnResult {
-  name: string;
-  agent: string;
-  spawnId: string;
-  pid: number;
-  status: TeammateStatus;
-  tools: string[];
-  model: string;
-  kickoff: boolean;
-  log: string;
-}
-
-/** Result of the leader's `send_message`. */
-export interface LeaderSendResult {
-  to: string;
-  result: "steered" | "queued";
-  note?: string;
-}
+export * from "./harness-types.ts";
 
 /**
  * The leader's side of the team (R3): starts and stops teammates, drains their outboxes into
@@ -115,7 +36,7 @@ export interface LeaderSendResult {
  * chokidar events and RPC events, with a slow safety poll (W6). All state lives in this object.
  */
 export class LeaderHarness {
-  readonly #o: Required<Omit<LeaderHarnessOptions, Hook>> & Pick<LeaderHarnessOptions, Hook>;
+  readonly #o: Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderHarnessOptions, HarnessHook>;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
   readonly #roster = new SnapshotWriter();
@@ -459,15 +380,15 @@ export class LeaderHarness {
     if (!m.requestedShutdown && proc) {
       this.#o.onGone?.(m, "crash");
       const exit = await proc.exited;
-      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
-      const tail = proc.stderrTail(2048).trim();
-      const body = [
-        `Teammate ${m.name} (agent ${m.agent.name}) stopped unexpectedly: ${how}.`,
-        `Undelivered mail: ${m.pendingMail.length}. Stderr log: ${proc.stderrLogPath}`,
-        tail ? `Last stderr lines:\n${tail}` : "Its stderr log is empty.",
-        "Respawn it with teammate_spawn if its work is still needed.",
-      ].join("\n");
-      this.#o.deliver({ kind: "harness_event", type: "teammate_crashed", teammate: m.name, text: harnessEventText({ type: "teammate_crashed", teammate: m.name, body }) });
+      const body = crashText({
+        name: m.name,
+        agent: m.agent.name,
+        how: exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`,
+        undelivered: m.pendingMail.length,
+        log: proc.stderrLogPath,
+        stderrTail: proc.stderrTail(2048).trim(),
+      });
+      this.event("teammate_crashed", m.name, body);
     }
     m.markClosed();
   }

@@ -57,3 +57,13 @@ export function wakeText(mail: readonly Pick<InboxRecord, "from" | "body">[], ro
   parts.push(head, ...mail.map(mailText));
   return parts.join("\n\n");
 }
+
+/** The body of the harness event for a teammate that stopped unexpectedly (R56). */
+export function crashText(c: { name: string; agent: string; how: string; undelivered: number; log: string; stderrTail: string }): string {
+  return [
+    `Teammate ${c.name} (agent ${c.agent}) stopped unexpectedly: ${c.how}.`,
+    `Undelivered mail: ${c.undelivered}. Stderr log: ${c.log}`,
+    c.stderrTail ? `Last stderr lines:\n${c.stderrTail}` : "Its stderr log is empty.",
+    "Its board claims went back to the board. Respawn it with teammate_spawn if its work is still needed.",
+  ].join("\n");
+}

@@ -1,0 +1,93 @@
+import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
+import type { RuntimeLayout } from "../store/index.ts";
+import type { Member } from "../team/member.ts";
+import type { TeammateStatus } from "../team/routing.ts";
+import type { ModelRef } from "../team/spawn-plan.ts";
+
+/** At most this many living teammates per session (R19). */
+export const MAX_LIVING_TEAMMATES = 8;
+
+/** What the harness hands to the leader's model: each one becomes its own follow-up turn. */
+export type LeaderDelivery =
+  | { kind: "report"; record: OutboxRecord; text: string }
+  | { kind: "harness_event"; type: string; teammate: string; text: string };
+
+/** Something the harness did, for the console and logs; never a model turn. */
+export interface HarnessNote {
+  at: number;
+  teammate?: string;
+  text: string;
+}
+
+/** Mail that reached a teammate's control stream: by steering a working child or waking an idle one. */
+export interface MailDelivery {
+  teammate: string;
+  via: "steer" | "wake";
+  records: InboxRecord[];
+  at: number;
+}
+
+/** Wiring of a `LeaderHarness`. Production values are set in src/extension.ts. */
+export interface LeaderHarnessOptions {
+  cwd: string;
+  layout: RuntimeLayout;
+  boardDir: string;
+  agentDir: string;
+  piCli: string;
+  /** Directory of this package, loaded into every child with `-e`. */
+  packageDir: string;
+  /** Environment of the leader; children get it plus their identity variables. */
+  env: NodeJS.ProcessEnv;
+  /** Whether project agent definitions may be used (`ctx.isProjectTrusted()`). */
+  trusted: () => boolean;
+  /** The leader's current model, re-read at every spawn. */
+  leaderModel: () => ModelRef | undefined;
+  /** Starts one leader follow-up turn. Must not throw. */
+  deliver: (delivery: LeaderDelivery) => void;
+  /** Records a console note (routing results, suppressed reports, child dialogs). */
+  note?: (note: HarnessNote) => void;
+  /** Called once mail has been written into a teammate's control stream (console, benchmarks). */
+  mailDelivered?: (event: MailDelivery) => void;
+  /** A teammate settled idle (after its outbox was drained and its mail delivered). */
+  onIdle?: (m: Member) => void;
+  /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
+  onGone?: (m: Member, reason: "shutdown" | "crash") => void;
+  now?: () => number;
+  /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
+  safetyPollMs?: number;
+  /** Budget for a child's first `get_state` answer, in ms. Default 30000. */
+  readyTimeoutMs?: number;
+  /** Grace before SIGTERM and before SIGKILL when stopping a child, in ms. Default 3000 each. */
+  stopGraceMs?: number;
+}
+
+/** The optional hooks of `LeaderHarnessOptions`. */
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone";
+
+/** Arguments of `spawn` (the `teammate_spawn` tool). */
+export interface SpawnRequest {
+  name: string;
+  agent: string;
+  prompt?: string;
+  resources?: string[];
+}
+
+/** Result of a successful spawn. */
+export interface SpawnResult {
+  name: string;
+  agent: string;
+  spawnId: string;
+  pid: number;
+  status: TeammateStatus;
+  tools: string[];
+  model: string;
+  kickoff: boolean;
+  log: string;
+}
+
+/** Result of the leader's `send_message`. */
+export interface LeaderSendResult {
+  to: string;
+  result: "steered" | "queued";
+  note?: string;
+}
