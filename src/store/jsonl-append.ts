@@ -20,7 +20,12 @@ export const MAX_RECORD_BYTES = 64 * 1024;
  * Appends `record` as one JSON line (JSON.stringify + LF) to the JSONL file at `path`, with a
  * single O_APPEND write. Creates the file with mode 0600 and its dir with mode 0700 when
  * missing. Opens and closes the file on every call, so nothing is held open between appends.
- * @returns the number of bytes appended (including the LF).
+ *
+ * When the file is not empty and its last byte is not LF (a foreign or crashed writer left a
+ * partial line), the line is prefixed with LF, so the record starts a line of its own instead of
+ * being glued onto the partial one and skipped with it by the reader. The prefix goes out in the
+ * same single write as the record.
+ * @returns the number of bytes appended (including the LF, and the prefix LF if any).
  * @throws TeamError `invalid_input` when the line would exceed {@link MAX_RECORD_BYTES}
  *   (message gives both sizes; shorten the body or put large content in a file and send its
  *   path) or the record cannot be serialized; TeamError `io_error` naming the path when the
@@ -42,11 +47,15 @@ export async function appendRecord(path: string, record: unknown): Promise<numbe
     throw new TeamError("io_error", `Cannot open ${path} for append: ${errorText(error)}`, { cause: error });
   }
   try {
+    // Race, accepted: the last byte is checked before the write, so another appender may write
+    // in between. If it appends a complete line we add a needless LF (a blank line, which readers
+    // ignore); only a foreign writer leaving a partial line in that gap can still glue to us.
+    const out = (await endsMidLine(handle)) ? Buffer.concat([NEWLINE, line]) : line;
     let written = 0;
     // A short write is practically impossible for <= 64 KiB on a local fs; if it happens, finish
     // the line anyway: an unterminated tail would glue itself onto the next appender's record.
-    while (written < line.length) {
-      const { bytesWritten } = await handle.write(line, written, line.length - written);
+    while (written < out.length) {
+      const { bytesWritten } = await handle.write(out, written, out.length - written);
       written += bytesWritten;
     }
     return written;
@@ -57,13 +66,25 @@ export async function appendRecord(path: string, record: unknown): Promise<numbe
   }
 }
 
+const NEWLINE = Buffer.from("\n", "utf8");
+
+/** True when the open file is non-empty and its last byte is not LF (fstat + pread of 1 byte). */
+async function endsMidLine(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
+  return bytesRead === 1 && last[0] !== NEWLINE[0];
+}
+
+/** Opens with O_APPEND | O_RDWR ("a+"): writes always go to EOF; reads are for the last byte. */
 async function openForAppend(path: string): Promise<FileHandle> {
   try {
-    return await open(path, "a", PRIVATE_FILE_MODE);
+    return await open(path, "a+", PRIVATE_FILE_MODE);
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw error;
     await ensurePrivateDir(dirname(path));
-    return await open(path, "a", PRIVATE_FILE_MODE);
+    return await open(path, "a+", PRIVATE_FILE_MODE);
   }
 }
 

@@ -38,6 +38,29 @@ describe("appendRecord", () => {
     await expect(readFile(path)).rejects.toThrow(/ENOENT/);
   });
 
+  it("starts a new line after a partial line left without LF, so the record is not glued to it", async () => {
+    const path = join(await tempDir(), "outbox", "alice.jsonl");
+    await appendRecord(path, { w: 1, n: 1 });
+    await appendFile(path, "garbage-without-newline");
+    const bytes = await appendRecord(path, { w: 1, n: 2 });
+    expect(bytes).toBe('\n{"w":1,"n":2}\n'.length);
+    await appendRecord(path, { w: 1, n: 3 });
+    const batch = await new JsonlCursor(path, Rec, { rotateAtBytes: Infinity }).readNew();
+    expect(batch.records).toEqual([{ w: 1, n: 1 }, { w: 1, n: 2 }, { w: 1, n: 3 }]);
+    expect(batch.skipped).toBe(1);
+    expect(batch.diagnostics).toHaveLength(1);
+    expect(batch.diagnostics[0]).toContain("line 2");
+    expect(batch.diagnostics[0]).toContain("garbage-without-newline");
+  });
+
+  it("adds no blank line when the file already ends with LF or is empty", async () => {
+    const path = join(await tempDir(), "bob.jsonl");
+    await writeFile(path, "");
+    await appendRecord(path, { w: 2, n: 1 });
+    await appendRecord(path, { w: 2, n: 2 });
+    expect(await readFile(path, "utf8")).toBe(lines({ w: 2, n: 1 }, { w: 2, n: 2 }));
+  });
+
   it("concurrent appenders in separate processes lose no line and interleave none", async () => {
     const path = join(await tempDir(), "inbox", "shared.jsonl");
     const moduleUrl = pathToFileURL(join(import.meta.dirname, "../../../src/store/jsonl-file.ts")).href;
