@@ -10,7 +10,8 @@ export type TeamErrorCode =
   | "child_exited"
   | "protocol_violation"
   | "timeout"
-  | "io_error";
+  | "io_error"
+  | "locked";
 
 export class TeamError extends Error {
   override readonly name = "TeamError";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { discoverAgents, resolveAgent, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import {
@@ -15,7 +15,7 @@ import {
 import { spawnPiChild, type RpcEvent } from "../process/index.ts";
 import { ensurePrivateDir, SnapshotWriter, watchDirs, type DirWatch } from "../store/index.ts";
 import { Member } from "../team/member.ts";
-import { crashText, harnessEventText, kickoffText, mailText, reportText, wakeText } from "../team/prompts.ts";
+import { crashText, harnessEventText, runFailedText, kickoffText, mailText, reportText, wakeText } from "../team/prompts.ts";
 import { admitReport, reopenGate, routeFromLeader, type SendRequest, type TeammateStatus } from "../team/routing.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { validateTeammateName } from "../team/names.ts";
@@ -27,6 +27,7 @@ import {
   type SpawnRequest,
   type SpawnResult,
 } from "./harness-types.ts";
+import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 
 export * from "./harness-types.ts";
 
@@ -43,15 +44,21 @@ export class LeaderHarness {
   #rosterChangedAt = 0;
   #watch: DirWatch | undefined;
   #closing = false;
+  #lock: SessionLock | undefined;
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, ...options };
   }
 
-  /** Creates the runtime dirs and starts watching outboxes and inboxes. Call once. */
+  /**
+   * Takes the session lock, creates the runtime dirs and starts watching outboxes and inboxes.
+   * Call once. @throws TeamError `locked` when another living leader runs this session's team.
+   */
   async start(): Promise<void> {
     const { layout } = this.#o;
-    for (const dir of [layout.root, layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
+    await ensurePrivateDir(layout.root);
+    this.#lock = await acquireSessionLock(join(layout.root, "leader.lock"), layout.root);
+    for (const dir of [layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
     this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#onFileChange(path), {
       safetyPollMs: this.#o.safetyPollMs,
       onError: (error) => this.#note(`watcher error: ${String(error)}`),
@@ -139,7 +146,7 @@ export class LeaderHarness {
     const proc = m.proc;
     m.disposers.push(proc.child.onEvent((event) => this.#onEvent(m, event)));
     m.disposers.push(proc.child.onUiRequest((r) => this.#note(`cancelled a ${r.request.method} dialog of the child`, m)));
-    void proc.exited.then(() => this.#onClose(m));
+    this.#background(proc.exited.then(() => this.#onClose(m)), "handling the child's exit", m);
     try {
       await proc.waitReady(this.#o.readyTimeoutMs);
       if (req.prompt) {
@@ -149,7 +156,7 @@ export class LeaderHarness {
       } else if (m.status === "starting") {
         await this.#setStatus(m, "idle");
         await this.#deliverMail(m);
-        if ((m.status as TeammateStatus) === "idle") this.#o.onIdle?.(m);
+        if ((m.status as TeammateStatus) === "idle") this.#hook(() => this.#o.onIdle?.(m), m);
       }
     } catch (error) {
       m.requestedShutdown = true;
@@ -198,7 +205,7 @@ export class LeaderHarness {
     }
     await appendInboxRecord(this.#o.layout.inbox(m.name), makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now()));
     this.#note(`leader → ${m.name}: queued`, m);
-    void this.#readInbox(m);
+    this.#background(this.#readInbox(m), "reading the inbox", m);
     return { to: m.name, result: "queued", ...note };
   }
 
@@ -214,7 +221,7 @@ export class LeaderHarness {
       throw new TeamError("not_found", `teammate_shutdown: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
     }
     m.requestedShutdown = true;
-    this.#o.onGone?.(m, "shutdown");
+    this.#hook(() => this.#o.onGone?.(m, "shutdown"), m);
     const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
     await m.closed;
     return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };
@@ -230,14 +237,16 @@ export class LeaderHarness {
     const living = this.members().filter((m) => m.living);
     for (const m of living) {
       m.requestedShutdown = true;
-      this.#o.onGone?.(m, "shutdown");
+      this.#hook(() => this.#o.onGone?.(m, "shutdown"), m);
     }
     await Promise.all(living.map(async (m) => {
       await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
       await m.closed;
     }));
     await this.#watch?.close();
-    await rm(this.#o.layout.root, { recursive: true, force: true });
+    // Only the lock holder owns the runtime dir; a leader refused at start must not delete it.
+    if (this.#lock) await rm(this.#o.layout.root, { recursive: true, force: true });
+    await this.#lock?.release();
   }
 
   /**
@@ -248,7 +257,7 @@ export class LeaderHarness {
     const m = this.living(to.name);
     if (!m || m.spawnId !== to.spawnId || m.requestedShutdown) return;
     m.pendingMail.push(makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now()));
-    void this.#deliverMail(m);
+    this.#background(this.#deliverMail(m), "delivering board mail", m);
   }
 
   /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
@@ -256,14 +265,19 @@ export class LeaderHarness {
     this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
   }
 
+  /** Cursors per exact name, i.e. per mailbox file: `Bob` and `bob` are different files. */
   #cursorsFor(name: string): { outbox: Member["outbox"]; inbox: Member["inbox"] } {
-    const key = name.toLowerCase();
-    let c = this.#cursors.get(key);
+    let c = this.#cursors.get(name);
     if (!c) {
       c = { outbox: outboxCursor(this.#o.layout.outbox(name)), inbox: inboxCursor(this.#o.layout.inbox(name)) };
-      this.#cursors.set(key, c);
+      this.#cursors.set(name, c);
     }
     return c;
+  }
+
+  /** Runs a background step; a failure is noted, never thrown into the leader's session. */
+  #background(step: Promise<unknown>, what: string, m?: Member): void {
+    step.catch((error: unknown) => this.#note(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, m));
   }
 
   #onFileChange(path: string): void {
@@ -272,29 +286,46 @@ export class LeaderHarness {
       ? this.members()
       : [this.#members.get(basename(path, ".jsonl").toLowerCase())].filter((m): m is Member => m !== undefined);
     for (const m of targets) {
-      if (!path.startsWith(layout.inboxDir)) void this.#drainOutbox(m);
-      if (!path.startsWith(layout.outboxDir)) void this.#readInbox(m);
+      if (!path.startsWith(layout.inboxDir)) this.#background(this.#drainOutbox(m), "reading the outbox", m);
+      if (!path.startsWith(layout.outboxDir)) this.#background(this.#readInbox(m), "reading the inbox", m);
     }
   }
 
   #onEvent(m: Member, event: RpcEvent): void {
     if (!m.living) return;
-    if (event.type === "agent_start") void this.#setStatus(m, "working").then(() => this.#deliverMail(m));
-    if (event.type === "agent_settled") void this.#settled(m);
+    if (event.type === "agent_start") {
+      m.runError = undefined;
+      this.#background(this.#setStatus(m, "working").then(() => this.#deliverMail(m)), "starting delivery", m);
+    }
+    if (event.type === "message_end" && event.message.role === "assistant" && event.message.stopReason === "error") {
+      m.runError = typeof event.message.errorMessage === "string" ? event.message.errorMessage : "the model call failed";
+    }
+    if (event.type === "agent_settled") this.#background(this.#settled(m), "settling", m);
   }
 
   async #settled(m: Member): Promise<void> {
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
     await this.#drainOutbox(m);
     if (!m.living) return;
+    if (m.runError !== undefined && m.direct === "open") {
+      // The assignment's run died on an error and no terminal report came: the leader would wait forever.
+      this.event("teammate_run_failed", m.name, runFailedText(m.name, m.runError, this.#o.layout.log(m.name)));
+    }
+    m.runError = undefined;
     await this.#setStatus(m, "idle");
     await this.#deliverMail(m);
-    if (m.status === "idle") this.#o.onIdle?.(m);
+    if (m.status === "idle") this.#hook(() => this.#o.onIdle?.(m), m);
   }
 
   /** Reads new outbox records of `m` and delivers each admitted one as its own leader turn (R26, R27, R47). */
   async #drainOutbox(m: Member): Promise<void> {
-    const batch = await m.outbox.readNew();
+    let batch;
+    try {
+      batch = await m.outbox.readNew();
+    } catch (error) {
+      this.#note(`outbox of ${m.name} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`, m);
+      return;
+    }
     for (const d of batch.diagnostics) this.#note(d, m);
     for (const record of batch.records) {
       // The file name is the authority on the sender; a record naming someone else is forged.
@@ -314,7 +345,13 @@ export class LeaderHarness {
   }
 
   async #readInbox(m: Member): Promise<void> {
-    const batch = await m.inbox.readNew();
+    let batch;
+    try {
+      batch = await m.inbox.readNew();
+    } catch (error) {
+      this.#note(`inbox of ${m.name} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`, m);
+      return;
+    }
     for (const d of batch.diagnostics) this.#note(d, m);
     if (batch.records.length === 0) return;
     m.pendingMail.push(...batch.records);
@@ -373,12 +410,20 @@ export class LeaderHarness {
 
   /** The child closed (L21): drain its outbox, mark it stopped, and report a crash (R56). */
   async #onClose(m: Member): Promise<void> {
+    try {
+      await this.#closeMember(m);
+    } finally {
+      m.markClosed(); // shutdown() and close() wait on this: it must resolve whatever failed
+    }
+  }
+
+  async #closeMember(m: Member): Promise<void> {
     for (const dispose of m.disposers.splice(0)) dispose();
     await this.#drainOutbox(m);
     await this.#setStatus(m, "stopped");
     const proc = m.proc;
     if (!m.requestedShutdown && proc) {
-      this.#o.onGone?.(m, "crash");
+      this.#hook(() => this.#o.onGone?.(m, "crash"), m);
       const exit = await proc.exited;
       const body = crashText({
         name: m.name,
@@ -390,7 +435,15 @@ export class LeaderHarness {
       });
       this.event("teammate_crashed", m.name, body);
     }
-    m.markClosed();
+  }
+
+  /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
+  #hook(call: () => void, m: Member): void {
+    try {
+      call();
+    } catch (error) {
+      this.#note(`board hook failed: ${error instanceof Error ? error.message : String(error)}`, m);
+    }
   }
 
   async #setStatus(m: Member, status: TeammateStatus): Promise<void> {

@@ -5,6 +5,7 @@ import { formatAgentGuidance, type AgentDiscovery } from "../agents/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveNoticePace } from "../board/index.ts";
+import { TeamError } from "../errors.ts";
 import type { Member } from "../team/member.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
@@ -43,8 +44,14 @@ export function registerLeader(pi: ExtensionAPI): void {
     }
   };
 
-  registerLeaderTools(pi, () => harness);
-  registerLeaderBoardTools(pi, () => (harness && board ? { harness, board, label: boardLabel } : undefined));
+  // Why the team is off in this session (another leader holds it), for every tool's error.
+  let unavailable: string | undefined;
+  const live = () => {
+    if (!harness && unavailable) throw new TeamError("locked", unavailable);
+    return harness;
+  };
+  registerLeaderTools(pi, live);
+  registerLeaderBoardTools(pi, () => (live() && board ? { harness: harness!, board, label: boardLabel } : undefined));
 
   pi.on("session_start", async (_event, ctx: ExtensionContext) => {
     // Harness first: stopping its teammates releases their claims on the board (R21), which the
@@ -89,10 +96,19 @@ export function registerLeader(pi: ExtensionAPI): void {
       note,
       paceMs: pace.paceMs,
     });
+    unavailable = undefined;
+    try {
+      await h.start();
+    } catch (error) {
+      unavailable = error instanceof Error ? error.message : String(error);
+      harness = undefined;
+      board = undefined;
+      ctx.ui.notify(`pi-resident-teams: ${unavailable}`, "error");
+      return;
+    }
     harness = h;
     board = b;
     boardLabel = `${key} (${boardPaths.board})`;
-    await h.start();
     await b.start();
     discovery = await h.discover();
     const problems = discovery.diagnostics.filter((d) => d.severity === "error");

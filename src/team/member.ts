@@ -30,6 +30,8 @@ export class Member {
    * teammate spawned idle. Any value but `none` keeps the teammate off the board.
    */
   direct: "none" | "open" | "closed" = "none";
+  /** The error message of the current run's failed model call, if any (reset at agent_start). */
+  runError: string | undefined = undefined;
   /** The role prompt still has to go out with the first prompt. */
   rolePending = true;
   /** A wake or steer is in flight; another delivery waits for it. */

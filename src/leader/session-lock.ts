@@ -1,0 +1,50 @@
+import { open, readFile, rm, writeFile } from "node:fs/promises";
+import { TeamError } from "../errors.ts";
+import { errnoCode } from "../store/index.ts";
+
+/** A held session lock; `release` removes it (idempotent, never rejects). */
+export interface SessionLock {
+  release(): Promise<void>;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errnoCode(error) === "EPERM";
+  }
+}
+
+/**
+ * Makes this process the one leader of a session's team: creates `path` exclusively with our
+ * pid. A lock left by a dead leader is taken over. Two leaders on one session key (two
+ * `--no-session` leaders in one cwd, or one session resumed twice) would otherwise read each
+ * other's mailboxes, overwrite each other's board and delete each other's runtime dir.
+ * @throws TeamError `locked` naming the other leader's pid and the session dir, when it lives.
+ */
+export async function acquireSessionLock(path: string, root: string, pid: number = process.pid): Promise<SessionLock> {
+  try {
+    const file = await open(path, "wx", 0o600);
+    await file.writeFile(String(pid));
+    await file.close();
+  } catch (error) {
+    if (errnoCode(error) !== "EEXIST") throw error;
+    const holder = Number.parseInt(await readFile(path, "utf8").catch(() => ""), 10);
+    if (Number.isInteger(holder) && holder > 0 && holder !== pid && alive(holder)) {
+      throw new TeamError(
+        "locked",
+        `Another leader (pid ${holder}) is running this session's team in ${root}. Two leaders on one session would corrupt each other's mail and board, so the team tools are off in this one. Stop the other leader, or use another session (with --no-session, another working directory).`,
+      );
+    }
+    await writeFile(path, String(pid), { mode: 0o600 }); // stale: its leader is gone
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      await rm(path, { force: true });
+    },
+  };
+}
