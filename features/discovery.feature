@@ -35,7 +35,7 @@ Feature: Agent definition discovery
       | reviewer | project-local | false      | my reviewer |
     And agent "reviewer" shadows the user file "reviewer.md" and the project file "reviewer.md"
 
-  Scenario: a project definition beats a user definition and is git-managed
+  Scenario: a project definition beats a user definition and is meant to be committed (gitManaged)
     Given the user agent file "writer.md":
       """
       ---
@@ -105,6 +105,33 @@ Feature: Agent definition discovery
     And the project file "reviewer.md" is skipped with reason "project not trusted"
     And the project file "planner.local.md" is skipped with reason "project not trusted"
     And looking up agent "planner" fails mentioning "not trusted"
+    And the untrusted hint is "(2 project agent files skipped: project not trusted; start pi with -a or trust the project with /trust)"
+
+  Scenario: a trusted project gives no untrusted hint
+    Given the project agent file "reviewer.md":
+      """
+      ---
+      description: team reviewer
+      ---
+      Review.
+      """
+    When the agents are discovered in a trusted project
+    Then there is no untrusted hint
+
+  Scenario: a directory named like an agent file is ignored with a warning
+    Given the project agent directory "notes.md"
+    And the project agent file "helper.md":
+      """
+      ---
+      description: helps
+      ---
+      Help.
+      """
+    When the agents are discovered in a trusted project
+    Then the discovered agents are:
+      | name   | scope   | gitManaged | description |
+      | helper | project | true       | helps       |
+    And a warning names the project entry "notes.md" saying "is a directory, not an agent file; ignored"
 
   Scenario: a broken file is named with its field and value while the others load
     Given the project agent file "broken.md":
@@ -180,7 +207,18 @@ Feature: Agent definition discovery
       """
     When the agents are discovered in a trusted project
     Then agent "scout" has the model "inherit"
-    And the guidance line of "scout" is "- scout (user, not git-managed): looks around · tools: read · model: inherit"
+    And the guidance line of "scout" is "- scout (user scope): looks around · tools: read · model: inherit"
+
+  Scenario: no model field means the leader's current model at spawn time
+    Given the project agent file "scout.md":
+      """
+      ---
+      description: looks around
+      ---
+      Look around.
+      """
+    When the agents are discovered in a trusted project
+    Then the guidance line of "scout" is "- scout (project scope: meant to be committed): looks around · tools: team tools only · model: leader's current model"
 
   Scenario: no built-in roles exist
     When the agents are discovered in a trusted project

@@ -7,6 +7,7 @@ import {
   discoverAgents,
   formatAgentGuidance,
   formatAgentModel,
+  formatUntrustedAgentsHint,
   resolveAgent,
   type AgentDefinition,
   type AgentDiagnostic,
@@ -62,6 +63,10 @@ Given("the user agent file {string}:", async function (file: string, text: strin
 
 Given("the project agent file {string}:", async function (file: string, text: string) {
   await put(projectDir(await state(this)), file, text);
+});
+
+Given("the project agent directory {string}", async function (name: string) {
+  await mkdir(join(projectDir(await state(this)), name), { recursive: true });
 });
 
 const TOOL_FORMS: Record<string, string> = {
@@ -166,4 +171,20 @@ Then("looking up agent {string} fails mentioning {string}", function (name: stri
   const result = resolveAgent(discovered(this), name);
   assert.equal(result.ok, false);
   assert.ok(!result.ok && result.message.includes(text), `"${result.ok ? "" : result.message}" lacks "${text}"`);
+});
+
+Then("the untrusted hint is {string}", function (hint: string) {
+  assert.equal(formatUntrustedAgentsHint(discovered(this)), hint);
+});
+
+Then("there is no untrusted hint", function () {
+  assert.equal(formatUntrustedAgentsHint(discovered(this)), undefined);
+});
+
+Then("a warning names the project entry {string} saying {string}", async function (entry: string, text: string) {
+  const source = join(projectDir(await state(this)), entry);
+  const warning = discovered(this).diagnostics.find((d) => d.severity === "warning" && d.source === source);
+  assert.ok(warning, `no warning about ${source}`);
+  assert.ok(warning.message.includes(source) && warning.message.includes(text), `"${warning.message}" lacks ${text}`);
+  assert.ok(!discovered(this).diagnostics.some((d) => d.severity === "error"), "a warning must not come with an error");
 });

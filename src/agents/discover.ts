@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { classifyAgentFile, type AgentDirKind } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
 import { applyPrecedence, type AgentCandidate } from "./precedence.ts";
@@ -32,8 +32,9 @@ export function agentDirs(options: Pick<DiscoverAgentsOptions, "agentDir" | "cwd
  *
  * Searches `<agentDir>/agents/*.md` (user scope) and `<cwd>/.pi/agents/*.md` (project, or
  * project-local for `<name>.local.md`), non-recursively. Symlinks are followed (agent files are
- * often linked from a dotfiles repo); a dangling link is an error diagnostic. Directories and
- * dotfiles are ignored. A missing directory is not a problem and gives no diagnostic.
+ * often linked from a dotfiles repo); a dangling link is an error diagnostic. Dotfiles and names
+ * not ending in `.md` are ignored; a directory named `x.md` (or a link to one) is ignored with a
+ * warning diagnostic naming it. A missing directory is not a problem and gives no diagnostic.
  * Each file is parsed on its own: a broken file becomes an error diagnostic plus a `skipped`
  * entry and never stops the others. No built-in roles are added (R9).
  *
@@ -84,7 +85,11 @@ async function listDir(dir: string, diagnostics: AgentDiagnostic[]): Promise<Dir
   }
 }
 
-/** True for a file or a symlink to a file; a dangling symlink is reported and skipped. */
+/**
+ * True for a file or a symlink to a file; a dangling symlink is reported and skipped. Anything
+ * else with an agent-file name (a directory `x.md`, or a link to one) is ignored with a warning
+ * naming it, so it does not vanish silently.
+ */
 async function isRegularFile(
   entry: Dirent,
   file: { source: string; scope: AgentScope; name: string | undefined },
@@ -92,10 +97,19 @@ async function isRegularFile(
   skipped: SkippedAgentFile[],
 ): Promise<boolean> {
   if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
   const { source, scope, name } = file;
+  const notAFile = (what: string): false => {
+    diagnostics.push({
+      severity: "warning",
+      source,
+      message: `${source}: ${what}, not an agent file; ignored. Agent files are <name>.md files directly in ${dirname(source)} (subdirectories are not searched).`,
+    });
+    return false;
+  };
+  if (!entry.isSymbolicLink()) return notAFile(entry.isDirectory() ? "is a directory" : "is not a regular file");
   try {
-    return (await stat(source)).isFile();
+    const target = await stat(source);
+    return target.isFile() || notAFile(target.isDirectory() ? "is a symlink to a directory" : "is a symlink to something that is not a regular file");
   } catch (error: unknown) {
     diagnostics.push({
       severity: "error",

@@ -1,14 +1,25 @@
 import { formatAgentModel } from "./model.ts";
-import type { AgentDefinition } from "./types.ts";
+import type { AgentDefinition, AgentDiscovery, AgentScope } from "./types.ts";
+
+/** What each scope means, as the leader's model reads it. */
+const SCOPE_LABEL: Record<AgentScope, string> = {
+  user: "user scope",
+  project: "project scope: meant to be committed",
+  "project-local": "project-local scope: a personal override",
+};
 
 /**
  * The agent list shown in the leader's prompt guidance (R12): one line per agent, in the given
- * order, each with name, scope, whether it is git-managed, description, tools and model. Pure.
+ * order, each with name, scope, description, tools and model. Pure.
  *
- * Example: `- reviewer (project, git-managed): Reviews diffs · tools: read, bash · model: inherit`.
- * `tools: team tools only` means no `tools` field or `tools: []`: the teammate gets only the
- * capability tools (send_message and the board tools), no read/bash/edit/write (L5).
- * `model: default` means no `model` field. Newlines in a description are folded to spaces.
+ * Example: `- reviewer (project scope: meant to be committed): Reviews diffs · tools: read, bash · model: inherit`.
+ * The scope label says plainly what a scope is: project scope (`.pi/agents/<name>.md`) is meant
+ * to be committed with the project; nothing checks git. `tools: team tools only` means no `tools`
+ * field or `tools: []`: the teammate gets only the capability tools (send_message and the board
+ * tools), no read/bash/edit/write (L5). `model: leader's current model` means no `model` field:
+ * the teammate gets the leader's model at spawn time, like `inherit` (`planSpawn`). `worktree: true`
+ * is shown but not built yet: the teammate works in the leader's cwd. Newlines in a description
+ * are folded to spaces.
  * @returns the lines joined with `\n`; `""` for no agents (the caller words that case).
  */
 export function formatAgentGuidance(agents: readonly AgentDefinition[]): string {
@@ -16,10 +27,23 @@ export function formatAgentGuidance(agents: readonly AgentDefinition[]): string 
 }
 
 function formatAgentLine(agent: AgentDefinition): string {
-  const git = agent.gitManaged ? "git-managed" : "not git-managed";
   const description = agent.description.replace(/\s+/g, " ").trim() || "(no description)";
   const tools = agent.tools === undefined || agent.tools.length === 0 ? "team tools only" : agent.tools.join(", ");
-  const model = formatAgentModel(agent.model) ?? "default";
-  const worktree = agent.worktree ? " · own git worktree" : "";
-  return `- ${agent.name} (${agent.scope}, ${git}): ${description} · tools: ${tools} · model: ${model}${worktree}`;
+  const model = formatAgentModel(agent.model) ?? "leader's current model";
+  const worktree = agent.worktree ? " · worktree: true (not built yet: works in the leader's cwd)" : "";
+  return `- ${agent.name} (${SCOPE_LABEL[agent.scope]}): ${description} · tools: ${tools} · model: ${model}${worktree}`;
+}
+
+/**
+ * A line for the leader when project agent files were not read because Pi does not trust the
+ * project (discovery lists each as skipped with reason "project not trusted"). Pure.
+ *
+ * Example: `(2 project agent files skipped: project not trusted; start pi with -a or trust the project with /trust)`.
+ * @returns `undefined` when no file was skipped for that reason.
+ */
+export function formatUntrustedAgentsHint(discovery: Pick<AgentDiscovery, "skipped">): string | undefined {
+  const count = discovery.skipped.filter((s) => s.reason === "project not trusted").length;
+  if (count === 0) return undefined;
+  const files = count === 1 ? "project agent file" : "project agent files";
+  return `(${count} ${files} skipped: project not trusted; start pi with -a or trust the project with /trust)`;
 }

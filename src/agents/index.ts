@@ -27,4 +27,4 @@ export {
   type AgentFrontmatterKey,
 } from "./schema.ts";
 export { resolveAgent, type ResolveAgentResult } from "./resolve.ts";
-export { formatAgentGuidance } from "./guidance.ts";
+export { formatAgentGuidance, formatUntrustedAgentsHint } from "./guidance.ts";

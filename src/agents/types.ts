@@ -27,12 +27,15 @@ export interface AgentDefinition {
   model: AgentModel | undefined;
   /** The role's default review prompt (R43); absent when not set or blank. */
   verify?: string;
-  /** `worktree: true` gives the teammate its own Git worktree (R20). Defaults to false. */
+  /** `worktree: true` asks for the teammate's own Git worktree (R20); read and shown, not built yet. Defaults to false. */
   worktree: boolean;
   /** The Markdown body, CRLF normalised to LF and trimmed. May be `""` (a warning says so). */
   prompt: string;
   scope: AgentScope;
-  /** True only for project scope: `.pi/agents/<name>.md` is meant to be committed (R12). */
+  /**
+   * Exactly `scope === "project"` (R12): project scope, meant to be committed (`.pi/agents/<name>.md`).
+   * Nothing checks git; user and project-local files are false.
+   */
   gitManaged: boolean;
   /** Absolute path of the file. */
   source: string;

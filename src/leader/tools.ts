@@ -10,7 +10,7 @@ import { textResult } from "../team/tool-result.ts";
 const SpawnParams = Type.Object({
   name: Type.String({ description: "Teammate name: starts with a letter; letters, digits, . _ -; at most 64." }),
   agent: Type.String({ description: "Agent definition (role) to start it from, e.g. a file .pi/agents/<agent>.md." }),
-  prompt: Type.Optional(Type.String({ description: "Kickoff: the teammate's first assignment. Omit to let it idle until messaged." })),
+  prompt: Type.Optional(Type.String({ description: "Kickoff: the teammate's first assignment. Omit (an empty prompt counts as omitted) to let it idle until messaged." })),
   resources: Type.Optional(
     Type.Union([Type.Array(Type.String()), Type.String()], {
       description: 'Path-like resource tags its assignment holds, e.g. ["packages/api/auth"].',
@@ -58,13 +58,17 @@ export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarne
     ],
     parameters: SpawnParams,
     async execute(_id, params) {
+      // An empty or blank prompt is no kickoff: the teammate idles (and works the board), and the
+      // result says why, so the model does not believe it handed out an assignment.
+      const kickoff = params.prompt !== undefined && params.prompt.trim() !== "" ? params.prompt : undefined;
       const r = await need().spawn({
         name: params.name,
         agent: params.agent,
-        ...(params.prompt ? { prompt: params.prompt } : {}),
+        ...(kickoff !== undefined ? { prompt: kickoff } : {}),
         resources: resourcesFrom(params.resources),
       });
-      const start = r.kickoff ? "is working on its kickoff" : "is idle until messaged";
+      const empty = params.prompt !== undefined && kickoff === undefined ? "; no kickoff (prompt was empty)" : "";
+      const start = r.kickoff ? "is working on its kickoff" : `is idle until messaged${empty}`;
       return textResult(
         `Spawned teammate ${r.name} (agent ${r.agent}, model ${r.model}, pid ${r.pid}); it ${start}. Tools: ${r.tools.join(", ")}. Its reports arrive as their own turns: end your turn and wait.`,
         { ...r },

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { discoverAgents, type AgentDiscovery } from "../../../src/agents/index.ts";
+import { discoverAgents, formatUntrustedAgentsHint, type AgentDiscovery } from "../../../src/agents/index.ts";
 
 let root: string;
 let home: string;
@@ -87,12 +87,40 @@ describe("discoverAgents (R7, R10, R11, W15)", () => {
     expect(result.skipped).toMatchObject([{ source: userFile("dangling.md"), name: "dangling", reason: "invalid definition" }]);
   });
 
-  it("ignores directories, dotfiles and non-.md files", async () => {
-    await mkdir(projectFile("dir.md"), { recursive: true });
+  it("ignores dotfiles and non-.md files silently", async () => {
+    await mkdir(projectFile("dir"), { recursive: true });
     await put(projectFile(".#lock.md"), "x");
     await put(projectFile("notes.txt"), "x");
     const result = await discover();
     expect(result).toMatchObject({ agents: [], diagnostics: [], skipped: [] });
+  });
+
+  it("ignores a directory named x.md (or a link to one) with a warning naming it", async () => {
+    await mkdir(projectFile("dir.md"), { recursive: true });
+    await mkdir(join(root, "elsewhere"), { recursive: true });
+    await mkdir(join(home, "agents"), { recursive: true });
+    await symlink(join(root, "elsewhere"), userFile("linked.md"));
+    await put(projectFile("good.md"), role("good"));
+    const result = await discover();
+    expect(result.agents.map((a) => a.name)).toEqual(["good"]);
+    expect(result.skipped).toEqual([]);
+    expect(result.diagnostics).toMatchObject([
+      { severity: "warning", source: userFile("linked.md") },
+      { severity: "warning", source: projectFile("dir.md") },
+    ]);
+    expect(result.diagnostics[0]?.message).toContain("is a symlink to a directory, not an agent file; ignored");
+    expect(result.diagnostics[1]?.message).toBe(
+      `${projectFile("dir.md")}: is a directory, not an agent file; ignored. Agent files are <name>.md files directly in ${join(cwd, ".pi", "agents")} (subdirectories are not searched).`,
+    );
+  });
+
+  it("lists untrusted project files for the leader's hint", async () => {
+    await put(projectFile("a.md"), role("a"));
+    await put(projectFile("b.local.md"), role("b"));
+    expect(formatUntrustedAgentsHint(await discover(false))).toBe(
+      "(2 project agent files skipped: project not trusted; start pi with -a or trust the project with /trust)",
+    );
+    expect(formatUntrustedAgentsHint(await discover(true))).toBeUndefined();
   });
 
   it("refuses __proto__.md by name without polluting anything (W18)", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatAgentGuidance, type AgentDefinition } from "../../../src/agents/index.ts";
+import { formatAgentGuidance, formatUntrustedAgentsHint, type AgentDefinition } from "../../../src/agents/index.ts";
 
 const base: AgentDefinition = {
   name: "reviewer",
@@ -14,7 +14,7 @@ const base: AgentDefinition = {
 };
 
 describe("formatAgentGuidance (R12)", () => {
-  it("writes one line per agent with name, scope, git, description, tools and model", () => {
+  it("writes one line per agent with name, scope, description, tools and model", () => {
     const text = formatAgentGuidance([
       base,
       { ...base, name: "writer", scope: "user", gitManaged: false, tools: undefined, model: undefined, description: "" },
@@ -22,13 +22,30 @@ describe("formatAgentGuidance (R12)", () => {
         model: { kind: "pin", provider: "anthropic", id: "claude-sonnet-4" } },
     ]);
     expect(text.split("\n")).toEqual([
-      "- reviewer (project, git-managed): Reviews diffs for bugs · tools: read, bash · model: inherit",
-      "- writer (user, not git-managed): (no description) · tools: team tools only · model: default",
-      "- fixer (project-local, not git-managed): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · own git worktree",
+      "- reviewer (project scope: meant to be committed): Reviews diffs for bugs · tools: read, bash · model: inherit",
+      "- writer (user scope): (no description) · tools: team tools only · model: leader's current model",
+      "- fixer (project-local scope: a personal override): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · worktree: true (not built yet: works in the leader's cwd)",
     ]);
   });
 
   it("is empty for no agents", () => {
     expect(formatAgentGuidance([])).toBe("");
+  });
+});
+
+describe("formatUntrustedAgentsHint", () => {
+  const skip = (source: string, reason: "project not trusted" | "invalid definition") =>
+    ({ source, scope: "project" as const, name: "x", reason });
+
+  it("counts the project files skipped because the project is not trusted", () => {
+    expect(formatUntrustedAgentsHint({ skipped: [skip("/p/a.md", "project not trusted"), skip("/p/b.local.md", "project not trusted"), skip("/u/c.md", "invalid definition")] }))
+      .toBe("(2 project agent files skipped: project not trusted; start pi with -a or trust the project with /trust)");
+    expect(formatUntrustedAgentsHint({ skipped: [skip("/p/a.md", "project not trusted")] }))
+      .toBe("(1 project agent file skipped: project not trusted; start pi with -a or trust the project with /trust)");
+  });
+
+  it("is undefined when nothing was skipped for want of trust", () => {
+    expect(formatUntrustedAgentsHint({ skipped: [] })).toBeUndefined();
+    expect(formatUntrustedAgentsHint({ skipped: [skip("/p/a.md", "invalid definition")] })).toBeUndefined();
   });
 });
