@@ -53,13 +53,15 @@ interface FileState {
   id: string | undefined;
   /** Inside an over-long line: drop bytes until the next LF. */
   skipping: boolean;
+  /** The I/O error reported for this file last time, so a lasting error is reported once. */
+  error: string | undefined;
 }
 
 interface RetiredFile extends FileState {
   since: number;
 }
 
-const freshState = (path: string): FileState => ({ path, offset: 0, line: 0, id: undefined, skipping: false });
+const freshState = (path: string): FileState => ({ path, offset: 0, line: 0, id: undefined, skipping: false, error: undefined });
 
 /**
  * Incremental reader of one append-only JSONL file (an outbox or inbox, practice 13). Each
@@ -69,8 +71,9 @@ const freshState = (path: string): FileState => ({ path, offset: 0, line: 0, id:
  *
  * Guarantees: a trailing line without LF is left for a later call (never parsed half-written);
  * malformed or invalid lines are skipped, counted and described, never thrown; a missing file
- * yields no records; a file that shrank or was replaced (inode changed) is re-read from byte 0
- * with a diagnostic. Calls are serialized, so overlapping calls (a watcher event during a
+ * yields no records; any other I/O error on a file (EACCES, EISDIR, a failed rotation) is a
+ * diagnostic, reported once while it lasts, never thrown; a file that shrank or was replaced
+ * (inode changed) is re-read from byte 0 with a diagnostic. Calls are serialized, so overlapping calls (a watcher event during a
  * safety poll) never return a line twice. Holds no open file handles or timers between calls.
  *
  * Rotation (L7): instead of truncating a consumed file, which loses a line appended between the
@@ -91,6 +94,8 @@ export class JsonlCursor<S extends TSchema> {
   #chain: Promise<unknown> = Promise.resolve();
   #rotations = 0;
   #skippedTotal = 0;
+  /** The rotation error reported last time, so a lasting one is reported once. */
+  #rotateError: string | undefined;
 
   /** @throws TypeError naming the option when an option is not a positive number. */
   constructor(path: string, schema: S, options: JsonlCursorOptions<Static<S>> = {}) {
@@ -117,8 +122,8 @@ export class JsonlCursor<S extends TSchema> {
   /**
    * Reads every complete line appended since the last call (see class doc). May rotate the
    * live file once `rotateAtBytes` have been consumed, and deletes rotated files whose grace
-   * has passed.
-   * @throws TeamError `io_error` only for I/O failures other than a missing file (e.g. EACCES).
+   * has passed. Never throws: an I/O failure on a file (other than it being missing, which just
+   * yields nothing) becomes a diagnostic naming the path, reported once until it changes or clears.
    */
   readNew(): Promise<JsonlBatch<Static<S>>> {
     return this.#serial(() => this.#readNewNow());
@@ -149,7 +154,17 @@ export class JsonlCursor<S extends TSchema> {
       if (this.#now() - file.since >= this.#retiredGraceMs) await this.#dropRetired(file, batch);
     }
     await this.#drain(this.#live, batch);
-    if (this.#live.offset >= this.#rotateAtBytes) await this.#rotateNow();
+    if (this.#live.offset >= this.#rotateAtBytes) {
+      try {
+        await this.#rotateNow();
+        this.#rotateError = undefined;
+      } catch (error) {
+        // The target name changes on every attempt: compare the underlying cause.
+        const key = errorText(error instanceof Error && error.cause !== undefined ? error.cause : error);
+        if (key !== this.#rotateError) batch.diagnostics.push(`${errorText(error)} (the file is still read; rotation is retried on later reads)`);
+        this.#rotateError = key;
+      }
+    }
     this.#skippedTotal += batch.skipped;
     return batch;
   }
@@ -184,9 +199,8 @@ export class JsonlCursor<S extends TSchema> {
     try {
       handle = await open(state.path, "r");
     } catch (error) {
-      if (errnoCode(error) !== "ENOENT") {
-        throw new TeamError("io_error", `Cannot open ${state.path} for reading: ${errorText(error)}`, { cause: error });
-      }
+      if (errnoCode(error) !== "ENOENT") return ioProblem(state, batch, `Cannot open ${state.path} for reading: ${errorText(error)}`);
+      state.error = undefined;
       if (state.id !== undefined) {
         batch.diagnostics.push(`${state.path} disappeared after ${state.offset} bytes; a new file will be read from the start`);
         Object.assign(state, freshState(state.path));
@@ -213,10 +227,12 @@ export class JsonlCursor<S extends TSchema> {
         if (consumed === 0) break;
         state.offset += consumed;
       }
+      state.error = undefined;
     } catch (error) {
-      throw new TeamError("io_error", `Cannot read ${state.path}: ${errorText(error)}`, { cause: error });
+      // Lines consumed before the failure stay consumed; the rest is read on the next call.
+      ioProblem(state, batch, `Cannot read ${state.path}: ${errorText(error)}`);
     } finally {
-      await handle.close();
+      await handle.close().catch(() => undefined);
     }
   }
 
@@ -270,6 +286,12 @@ export class JsonlCursor<S extends TSchema> {
     }
     batch.records.push(checked.value);
   }
+}
+
+/** Reports an I/O error on one file as a diagnostic, unless it is the one reported last time. */
+function ioProblem(state: FileState, batch: JsonlBatch<unknown>, text: string): void {
+  if (state.error !== text) batch.diagnostics.push(`${text} (retried on the next read)`);
+  state.error = text;
 }
 
 function excerpt(text: string): string {

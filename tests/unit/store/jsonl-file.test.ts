@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { appendFile, open, readdir, readFile, rename, truncate, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, open, readdir, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -218,6 +218,41 @@ describe("JsonlCursor", () => {
     expect(await cursor.rotate()).toBe(true);
     await appendRecord(path, { w: 0, n: 2 });
     expect((await cursor.readNew()).records.map((r) => r.n)).toEqual([1, 2]);
+  });
+
+  it("reports a read error (the path is a directory) as a diagnostic, once, and never throws", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "carol.jsonl");
+    await mkdir(path);
+    const cursor = new JsonlCursor(path, Rec);
+    const first = await cursor.readNew();
+    expect(first.records).toEqual([]);
+    expect(first.diagnostics).toHaveLength(1);
+    expect(first.diagnostics[0]).toContain(path);
+    expect(first.diagnostics[0]).toContain("EISDIR");
+    // The same error again is not repeated on every poll.
+    expect(await cursor.readNew()).toEqual({ records: [], diagnostics: [], skipped: 0 });
+    // Once the path is a file again, it is read normally.
+    await rm(path, { recursive: true });
+    await appendRecord(path, { w: 3, n: 1 });
+    const third = await cursor.readNew();
+    expect(third.records).toEqual([{ w: 3, n: 1 }]);
+  });
+
+  it("reports a failed rotation as a diagnostic from readNew and keeps reading", async () => {
+    const dir = await tempDir();
+    const path = join(dir, "dave.jsonl");
+    await writeFile(join(dir, "rotated"), "not a dir");
+    const cursor = new JsonlCursor(path, Rec, { rotateAtBytes: 10 });
+    await appendRecord(path, { w: 4, n: 1 });
+    const first = await cursor.readNew();
+    expect(first.records).toEqual([{ w: 4, n: 1 }]);
+    expect(first.diagnostics).toHaveLength(1);
+    expect(first.diagnostics[0]).toContain(`Cannot rotate ${path}`);
+    await appendRecord(path, { w: 4, n: 2 });
+    const second = await cursor.readNew();
+    expect(second.records).toEqual([{ w: 4, n: 2 }]);
+    expect(second.diagnostics).toEqual([]);
   });
 
   it("rejects a non-positive option with a TypeError naming it", () => {
