@@ -1,23 +1,28 @@
 // `npm test`: typecheck, unit tests, the executed Gherkin features, then the end-to-end suite,
 // closing with one plain line "N passed, N failed" that totals all of them.
+// The JSON reports the runners write stay in .tmp/test-reports/ (gitignored), overwritten by the
+// next run, so the "JSON report written to ..." lines vitest prints name files that exist.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const out = mkdtempSync(join(tmpdir(), "pi-teams-test-"));
-const bin = (name) => join("node_modules", ".bin", name);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const out = join(root, ".tmp", "test-reports");
+mkdirSync(out, { recursive: true });
+const bin = (name) => join(root, "node_modules", ".bin", name);
 let passed = 0;
 let failed = 0;
 
 function run(label, cmd, args) {
   console.log(`\n=== ${label} ===`);
-  const r = spawnSync(cmd, args, { stdio: "inherit" });
+  const r = spawnSync(cmd, args, { stdio: "inherit", cwd: root });
   return r.status === 0;
 }
 
 function vitest(project) {
   const file = join(out, `${project}.json`);
+  rmSync(file, { force: true }); // a stale report must not count when the runner dies early
   const ok = run(`vitest ${project}`, bin("vitest"), [
     "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${file}`,
   ]);
@@ -32,6 +37,7 @@ function vitest(project) {
 
 function cucumber() {
   const file = join(out, "cucumber.json");
+  rmSync(file, { force: true });
   const ok = run("cucumber features", bin("cucumber-js"), ["--format", `json:${file}`]);
   try {
     const features = JSON.parse(readFileSync(file, "utf8"));
@@ -52,6 +58,6 @@ if (run("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"])) passed++;
 vitest("unit");
 cucumber();
 vitest("e2e");
-rmSync(out, { recursive: true, force: true });
+console.log(`\nJSON reports: ${relative(process.cwd(), out) || "."}/`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
