@@ -236,7 +236,15 @@ export class BoardHost {
         for (const dir of [this.#o.layout.claimsDir, this.#o.layout.submissionsDir]) {
           for (const path of await listIntents(dir)) {
             if (this.#closed) return;
-            await this.#handleIntent(path);
+            try {
+              await this.#handleIntent(path);
+            } catch (error) {
+              // One intent that cannot be handled must not block the ones after it: set it aside.
+              this.#o.note(`intent ${path} could not be handled and was set aside: ${error instanceof Error ? error.message : String(error)}`);
+              await consumeIntent(path, "invalid", this.#o.now).catch((e: unknown) => {
+                this.#o.note(`intent ${path} could not be set aside either: ${e instanceof Error ? e.message : String(e)}`);
+              });
+            }
           }
         }
       } while (this.#rescan);

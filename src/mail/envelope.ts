@@ -13,8 +13,12 @@ export const MAIL_FORMAT_VERSION = 1;
 export const TeammateNameSchema = Type.String({ pattern: "^[A-Za-z][A-Za-z0-9._-]{0,63}$" });
 /** Spawn id of one teammate incarnation (R47); opaque, 1-128 chars. */
 export const SpawnIdSchema = Type.String({ minLength: 1, maxLength: 128 });
-/** Message id from {@link newMessageId}; opaque, 1-128 chars. */
-export const MessageIdSchema = Type.String({ minLength: 1, maxLength: 128 });
+/**
+ * Message id from {@link newMessageId}; otherwise opaque. Ids name files (`claims/<id>.json`,
+ * `decisions/<id>.json`), so only a path-safe form is valid: a letter or digit, then up to 127
+ * letters, digits, `_` or `-` (no `/`, `\`, `.`, so never `..` or a hidden file).
+ */
+export const MessageIdSchema = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$" });
 /** Time of writing, in ms since the Unix epoch (integer). */
 export const EpochMsSchema = Type.Integer({ minimum: 0 });
 

@@ -9,6 +9,7 @@ import {
   MAIL_FORMAT_VERSION,
   makeInboxRecord,
   makeOutboxRecord,
+  MessageIdSchema,
   messageTitle,
   newMessageId,
   outboxCursor,
@@ -17,7 +18,7 @@ import {
   type InboxRecord,
   type OutboxRecord,
 } from "../../../src/mail/index.ts";
-import { appendRecord } from "../../../src/store/index.ts";
+import { appendRecord, checkValue } from "../../../src/store/index.ts";
 import { useTempDirs } from "../store/tmp.ts";
 
 const tempDir = useTempDirs();
@@ -90,6 +91,24 @@ describe("newMessageId", () => {
     const ids = new Set(Array.from({ length: 1000 }, () => newMessageId(1234)));
     expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(/^ya-[0-9a-f]{10}$/);
+  });
+
+  it("matches MessageIdSchema, now and far in the future", () => {
+    for (const now of [0, Date.now(), 8.64e15]) expect(checkValue(MessageIdSchema, newMessageId(now)).ok).toBe(true);
+  });
+});
+
+describe("MessageIdSchema", () => {
+  // Ids name files (claims/<id>.json, decisions/<id>.json): nothing that could leave the dir.
+  it.each(["../../../ESCAPED", "nodir/poison", "..", ".hidden", "a.b", "a\\b", "", "-lead", "a b", "x".repeat(129), "é"])(
+    "rejects the path-unsafe id %j",
+    (id) => {
+      expect(checkValue(MessageIdSchema, id).ok).toBe(false);
+      expect(parseOutboxRecord({ ...report, id }).ok).toBe(false);
+    },
+  );
+  it.each(["m1", "mbx3k2a1-4f0c9e1a2b", "A_b-9", "x".repeat(128)])("accepts %j", (id) => {
+    expect(checkValue(MessageIdSchema, id).ok).toBe(true);
   });
 });
 

@@ -1,0 +1,112 @@
+/**
+ * BoardHost's intent scan against hostile or broken intent files: an intent id is used as a
+ * file name, so it must never lead outside decisions/, and one bad intent must never block the
+ * intents after it.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
+import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
+
+const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
+
+let dir: string;
+let layout: BoardLayout;
+let host: BoardHost | undefined;
+let notes: string[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "board-host-intents-"));
+  // decisions/ sits three levels below `dir`, so "../../../X" would land in `dir`.
+  layout = boardLayoutAt(join(dir, "agent", "tasks", "key"));
+  notes = [];
+});
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function startHost(): Promise<BoardHost> {
+  host = new BoardHost({
+    layout,
+    cwd: dir,
+    piCli: "pi-not-used",
+    env: {},
+    mates: () => [ALICE],
+    tell: () => undefined,
+    escalate: () => undefined,
+    teamModel: () => undefined,
+    note: (text) => notes.push(text),
+    paceMs: 0,
+    intentGraceMs: 50,
+  });
+  await host.start();
+  host.create({ subject: "Only task" }, "test board");
+  return host;
+}
+
+const claim = (id: string, extra: Record<string, unknown> = {}) => ({ v: 1, id, from: "alice", spawnId: "alice-1", at: Date.now(), action: "claim", ...extra });
+
+/** Plants a marker the way a (possibly broken or hostile) worker could. */
+async function plant(name: string, record: unknown): Promise<void> {
+  await mkdir(layout.claimsDir, { recursive: true });
+  await writeFile(join(layout.claimsDir, `${name}.json`), JSON.stringify(record));
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 4000): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}; notes: ${notes.join(" | ")}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const decision = (id: string) => waitFor(`decision ${id}`, async () => JSON.parse(await readFile(join(layout.decisionsDir, `${id}.json`), "utf8")) as Record<string, unknown>);
+
+async function filesUnder(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name))).sort();
+}
+
+async function pending(): Promise<string[]> {
+  return (await readdir(layout.claimsDir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+}
+
+describe("BoardHost intent scan", () => {
+  it("never writes a decision outside decisions/ for an id with ../, and one bad id never blocks later claims", async () => {
+    // Sorted first, so before the fix they were handled before the good claim.
+    await plant("aaa-escape", claim("../../../ESCAPED", { taskId: "nope" }));
+    await plant("aab-poison", claim("nodir/poison", { taskId: "nope" }));
+    await startHost();
+    await plant("zzz-good", claim("zzz-good", { taskId: "only-task" }));
+
+    const d = await decision("zzz-good");
+    expect(d).toMatchObject({ ok: true, taskId: "only-task" });
+    await waitFor("bad intents set aside", async () => ((await pending()).length === 0 ? true : undefined));
+    const invalid = await readdir(join(layout.claimsDir, "invalid"));
+    expect(invalid.map((n) => n.replace(/\.\d+\.json$/, "")).sort()).toEqual(["aaa-escape", "aab-poison"]);
+
+    const all = await filesUnder(dir);
+    expect(all.filter((f) => (f.includes("ESCAPED") || f.includes("poison")) && !f.includes("invalid"))).toEqual([]);
+    expect(all.filter((f) => f.includes("decisions"))).toEqual([join("agent", "tasks", "key", "decisions", "zzz-good.json")]);
+    expect(notes.some((n) => n.includes("aaa-escape") && n.includes("/id"))).toBe(true);
+  });
+
+  it("sets aside an intent whose handling fails and goes on with the rest", async () => {
+    await startHost();
+    // decisions/stuck.json is a directory: writing that decision fails.
+    await mkdir(join(layout.decisionsDir, "stuck.json"), { recursive: true });
+    await plant("aaa-stuck", claim("stuck", { taskId: "nope" }));
+    await plant("zzz-after", claim("after", { taskId: "only-task" }));
+
+    expect(await decision("after")).toMatchObject({ ok: true, taskId: "only-task" });
+    await waitFor("stuck intent set aside", async () => ((await pending()).length === 0 ? true : undefined));
+    expect((await readdir(join(layout.claimsDir, "invalid"))).some((n) => n.startsWith("aaa-stuck."))).toBe(true);
+    expect(notes.some((n) => n.includes("aaa-stuck"))).toBe(true);
+  });
+});
