@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { formatAgentGuidance, type AgentDiscovery } from "../agents/index.ts";
+import { formatAgentGuidance, formatUntrustedAgentsHint, type AgentDiscovery } from "../agents/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveNoticePace } from "../board/index.ts";
@@ -111,8 +111,10 @@ export function registerLeader(pi: ExtensionAPI): void {
     boardLabel = `${key} (${boardPaths.board})`;
     await b.start();
     discovery = await h.discover();
-    const problems = discovery.diagnostics.filter((d) => d.severity === "error");
-    if (problems.length > 0) ctx.ui.notify(`pi-resident-teams: ${problems.length} agent file(s) skipped:\n${problems.map((d) => d.message).join("\n")}`, "warning");
+    const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);
+    const untrusted = formatUntrustedAgentsHint(discovery);
+    if (untrusted) problems.push(untrusted);
+    if (problems.length > 0) ctx.ui.notify(`pi-resident-teams agent files:\n${problems.join("\n")}`, "warning");
   });
 
   pi.on("session_shutdown", async () => {
@@ -129,7 +131,9 @@ export function registerLeader(pi: ExtensionAPI): void {
     discovery = await harness.discover();
     const living = harness.members().filter((m) => m.living).map((m) => `${m.name} (${m.status})`);
     const broken = discovery.diagnostics.filter((d) => d.severity === "error").map((d) => `- skipped: ${d.message}`);
-    const agentList = [formatAgentGuidance(discovery.agents) || "(none: add .pi/agents/<name>.md files)", ...broken].join("\n");
+    const untrusted = formatUntrustedAgentsHint(discovery);
+    const none = untrusted ?? "(none: add .pi/agents/<name>.md files)";
+    const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
     return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)" })}` };
   });
 }
