@@ -5,6 +5,14 @@
  */
 import { Type, type Static } from "typebox";
 import type { CreateInput } from "./create.ts";
+import { MAX_ID_LENGTH } from "./slug.ts";
+
+/**
+ * Longest task_submit `result`, in characters (code points). It matches the board intent's limit
+ * (`INTENT_RESULT_MAX_CHARS` in src/mail/intents.ts), so a longer result is refused here at once
+ * rather than by the leader; the board itself keeps only the first `RESULT_LIMIT` characters.
+ */
+export const SUBMIT_RESULT_MAX_CHARS = 60_000;
 
 /** An id list as a real array or as a JSON-encoded array string (L26). */
 const IdList = (description: string) =>
@@ -48,8 +56,29 @@ const bad = (field: string, value: unknown, expected: string): InputResult<never
   ok: false,
   reason: "invalid_input",
   field,
-  message: `${field}: got ${JSON.stringify(value)}; expected ${expected}.`,
+  message: `${field}: got ${shown(value)}; expected ${expected}.`,
 });
+
+/** A value for a message: its JSON, cut to 60 characters with its full length when longer. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (text.length <= 60) return text;
+  const size = typeof value === "string" ? `${chars(value)} characters` : `${text.length} characters of JSON`;
+  return `${text.slice(0, 57)}... (${size})`;
+}
+
+/** Length in characters (code points, so an emoji counts once). */
+function chars(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+/** A task id no longer than any board task id can be (slugs are cut to `MAX_ID_LENGTH`). */
+function taskIdProblem(id: string): InputResult<never> | undefined {
+  if (chars(id) <= MAX_ID_LENGTH) return undefined;
+  return bad("taskId", id, `a task id of at most ${MAX_ID_LENGTH} characters, as task_list shows it (no task has a longer id)`);
+}
 
 function strings(field: string, value: unknown[], original: unknown): InputResult<string[]> {
   const out: string[] = [];
@@ -131,6 +160,8 @@ export function normalizeClaimInput(raw: unknown): InputResult<{ taskId?: string
   const taskId = optionalString("taskId", args.taskId);
   if (!taskId.ok) return taskId;
   const id = taskId.value?.trim();
+  const tooLong = id ? taskIdProblem(id) : undefined;
+  if (tooLong) return tooLong;
   return { ok: true, value: id ? { taskId: id } : {} };
 }
 
@@ -141,7 +172,17 @@ export function normalizeSubmitInput(raw: unknown): InputResult<{ taskId: string
   if (typeof args.taskId !== "string" || args.taskId.trim() === "") return bad("taskId", args.taskId, "a task id string");
   const status = typeof args.status === "string" ? args.status.trim().toLowerCase() : args.status;
   if (status !== "completed" && status !== "failed") return bad("status", args.status, '"completed" or "failed"');
+  const taskId = args.taskId.trim();
+  const tooLong = taskIdProblem(taskId);
+  if (tooLong) return tooLong;
   const result = optionalString("result", args.result);
   if (!result.ok) return result;
-  return { ok: true, value: { taskId: args.taskId.trim(), status, ...(result.value !== undefined ? { result: result.value } : {}) } };
+  if (result.value !== undefined && chars(result.value) > SUBMIT_RESULT_MAX_CHARS) {
+    return bad(
+      "result",
+      result.value,
+      `at most ${SUBMIT_RESULT_MAX_CHARS} characters; summarise it, or write the details to a file and give its path`,
+    );
+  }
+  return { ok: true, value: { taskId, status, ...(result.value !== undefined ? { result: result.value } : {}) } };
 }

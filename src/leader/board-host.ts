@@ -24,8 +24,8 @@ import {
   type RosterRow,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
-import { BoardIntentSchema, INTENT_FORMAT_VERSION, type BoardDecision, type BoardIntent } from "../mail/index.ts";
-import { consumeIntent, ensurePrivateDir, errnoCode, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
+import { BoardIntentSchema, INTENT_FORMAT_VERSION, MessageIdSchema, type BoardDecision, type BoardIntent } from "../mail/index.ts";
+import { checkValue, consumeIntent, ensurePrivateDir, errnoCode, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
 import { startReviewer, type Reviewer } from "../process/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 
@@ -263,6 +263,7 @@ export class BoardHost {
         this.#retryTimer = setTimeout(() => void this.#scan(), this.#o.intentGraceMs).unref();
       } else if (read.reason === "invalid") {
         this.#o.note(`intent ${path} is invalid and was set aside: ${read.message}`);
+        await this.#rejectInvalid(read.parsed, read.problem);
         await consumeIntent(path, "invalid", this.#o.now);
       }
       return;
@@ -270,9 +271,33 @@ export class BoardHost {
     const decision = this.#unavailable
       ? this.#decide(read.value, { ok: false, reason: "board_unavailable", message: this.#unavailable })
       : this.#decide(read.value, this.#apply1(read.value));
-    await writeFileAtomic(join(this.#o.layout.decisionsDir, `${read.value.id}.json`), JSON.stringify(decision), { mode: 0o600 });
+    await this.#writeDecision(decision);
     await consumeIntent(path, "done", this.#o.now);
     this.offerWork();
+  }
+
+  /** `decisions/<id>.json`, atomically. The id is schema-checked (path-safe) by every caller. */
+  async #writeDecision(decision: BoardDecision): Promise<void> {
+    await writeFileAtomic(join(this.#o.layout.decisionsDir, `${decision.id}.json`), JSON.stringify(decision), { mode: 0o600 });
+  }
+
+  /**
+   * An invalid intent whose `id` is still readable and path-safe gets a rejection decision, so
+   * the worker waiting on it learns the reason at once instead of timing out. Otherwise nobody
+   * can be answered (the note already went out).
+   */
+  async #rejectInvalid(parsed: unknown, problem: string): Promise<void> {
+    const fields = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    if (!checkValue(MessageIdSchema, fields.id).ok) return;
+    const tool = fields.action === "submit" ? "task_submit" : "task_claim";
+    await this.#writeDecision({
+      v: INTENT_FORMAT_VERSION,
+      id: fields.id as string,
+      at: this.#o.now(),
+      ok: false,
+      reason: "invalid_input",
+      message: `The ${tool} request was invalid and nothing was changed: ${problem}. Fix the arguments and call ${tool} again.`,
+    });
   }
 
   #decide(intent: BoardIntent, r: { ok: boolean; reason?: string; message: string; taskId?: string }): BoardDecision {

@@ -40,5 +40,5 @@ export {
   RosterStatusSchema,
 } from "./roster-file.ts";
 export type { RosterEntry, RosterFile, RosterStatus } from "./roster-file.ts";
-export { BoardDecisionSchema, BoardIntentSchema, INTENT_FORMAT_VERSION } from "./intents.ts";
+export { BoardDecisionSchema, BoardIntentSchema, INTENT_FORMAT_VERSION, INTENT_RESULT_MAX_CHARS, INTENT_TASK_ID_MAX_CHARS } from "./intents.ts";
 export type { BoardDecision, BoardIntent } from "./intents.ts";

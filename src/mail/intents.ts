@@ -4,6 +4,11 @@ import { EpochMsSchema, MessageIdSchema, SpawnIdSchema, TeammateNameSchema } fro
 /** Version of claim/submission intents and decisions (references/board-intents.md). */
 export const INTENT_FORMAT_VERSION = 1;
 
+/** Longest `taskId` an intent may carry, in characters (board task ids are shorter still). */
+export const INTENT_TASK_ID_MAX_CHARS = 64;
+/** Longest `result` an intent may carry, in characters. */
+export const INTENT_RESULT_MAX_CHARS = 60_000;
+
 /**
  * A worker's request to the leader's board (R48, W5): published atomically as
  * `<board dir>/claims/<id>.json` or `submissions/<id>.json` (temp file + no-overwrite link).
@@ -17,9 +22,9 @@ export const BoardIntentSchema = Type.Object({
   at: EpochMsSchema,
   action: Type.Union([Type.Literal("claim"), Type.Literal("submit")]),
   /** Claim: the task to claim, or absent for the first claimable. Submit: required. */
-  taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  taskId: Type.Optional(Type.String({ minLength: 1, maxLength: INTENT_TASK_ID_MAX_CHARS })),
   status: Type.Optional(Type.Union([Type.Literal("completed"), Type.Literal("failed")])),
-  result: Type.Optional(Type.String({ maxLength: 60_000 })),
+  result: Type.Optional(Type.String({ maxLength: INTENT_RESULT_MAX_CHARS })),
 });
 export type BoardIntent = Static<typeof BoardIntentSchema>;
 

@@ -90,11 +90,14 @@ export interface ReadIntentOptions {
  *   later; never delete it (L6).
  * - `invalid`: still not valid after the grace: report `message` and move it aside with
  *   `consumeIntent(path, "invalid")`.
+ *
+ * `problem` is `message` without the file name; `parsed` is the JSON value when the marker
+ * parsed but failed the schema (untrusted: e.g. to answer its sender if its id is usable).
  */
 export type IntentRead<T> =
   | { ok: true; value: T }
   | { ok: false; reason: "missing"; message: string }
-  | { ok: false; reason: "young-unparseable" | "invalid"; ageMs: number; message: string };
+  | { ok: false; reason: "young-unparseable" | "invalid"; ageMs: number; message: string; problem: string; parsed?: unknown };
 
 /**
  * Reads and validates one intent marker. Never throws for bad content; the message names the
@@ -108,9 +111,11 @@ export async function readIntent<S extends TSchema>(
 ): Promise<IntentRead<Static<S>>> {
   const now = options.now ?? Date.now;
   let problem: string;
+  let parsed: unknown;
   try {
     const text = await readFile(path, "utf8");
-    const checked = checkValue(schema, JSON.parse(text));
+    parsed = JSON.parse(text);
+    const checked = checkValue(schema, parsed);
     if (checked.ok) return { ok: true, value: checked.value };
     problem = checked.message;
   } catch (error) {
@@ -125,10 +130,11 @@ export async function readIntent<S extends TSchema>(
     mtimeMs = 0;
   }
   const ageMs = Math.max(0, now() - mtimeMs);
+  const found = parsed === undefined ? {} : { parsed };
   if (ageMs < options.graceMs) {
-    return { ok: false, reason: "young-unparseable", ageMs, message: `Intent ${path} (${Math.round(ageMs)} ms old): ${problem}; will retry` };
+    return { ok: false, reason: "young-unparseable", ageMs, message: `Intent ${path} (${Math.round(ageMs)} ms old): ${problem}; will retry`, problem, ...found };
   }
-  return { ok: false, reason: "invalid", ageMs, message: `Intent ${path}: ${problem}` };
+  return { ok: false, reason: "invalid", ageMs, message: `Intent ${path}: ${problem}`, problem, ...found };
 }
 
 /**

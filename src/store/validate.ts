@@ -84,7 +84,10 @@ function valueAt(root: unknown, pointer: string): unknown {
   return current;
 }
 
-/** Short JSON rendering of a value for messages (max 60 chars). */
+/**
+ * Short JSON rendering of a value for messages (max 60 chars); a cut string also gives its
+ * length in characters (code points), so a length limit can be compared with it.
+ */
 function showValue(value: unknown): string {
   if (value === undefined) return "missing";
   let text: string;
@@ -93,5 +96,7 @@ function showValue(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (text.length <= 60) return text;
+  const size = typeof value === "string" ? ` (${Array.from(value).length} characters)` : "";
+  return `${text.slice(0, 57)}...${size}`;
 }

@@ -97,6 +97,25 @@ describe("BoardHost intent scan", () => {
     expect(notes.some((n) => n.includes("aaa-escape") && n.includes("/id"))).toBe(true);
   });
 
+  it("answers an invalid intent with a readable, safe id by a rejection decision naming the problem", async () => {
+    await startHost();
+    await plant("long-claim", claim("long-claim", { taskId: "t".repeat(65) }));
+    await plant("big-submit", { ...claim("big-submit", { taskId: "only-task", status: "completed", result: "r".repeat(61_000) }), action: "submit" });
+    const long = await decision("long-claim");
+    expect(long).toMatchObject({ v: 1, id: "long-claim", ok: false, reason: "invalid_input" });
+    expect(long.message).toContain("task_claim");
+    expect(long.message).toContain("/taskId");
+    expect(long.message).toContain("64 characters");
+    const big = await decision("big-submit");
+    expect(big).toMatchObject({ ok: false, reason: "invalid_input" });
+    expect(big.message).toContain("task_submit");
+    expect(big.message).toContain("/result");
+    expect(String(big.message).length).toBeLessThan(600);
+    await waitFor("both set aside", async () => ((await pending()).length === 0 ? true : undefined));
+    expect((await readdir(join(layout.claimsDir, "invalid"))).length).toBe(2);
+    expect(host?.board.tasks.get("only-task")?.state.status).toBe("pending");
+  });
+
   it("sets aside an intent whose handling fails and goes on with the rest", async () => {
     await startHost();
     // decisions/stuck.json is a directory: writing that decision fails.

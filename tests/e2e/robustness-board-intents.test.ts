@@ -1,0 +1,134 @@
+/**
+ * Break-it regressions on the real pi CLI, board intents:
+ * - inputs that pass the tool schema but not the intent schema (a 65-character task id, a
+ *   61 000-character result) are refused at once with the field and the limit, instead of the
+ *   teammate's tool call hanging for the 120 s decision timeout;
+ * - an invalid intent on disk whose id is usable gets a rejection decision from the leader;
+ * - intent ids are file names: "../../../ESCAPED" never makes the leader write outside
+ *   decisions/, and "nodir/poison" never blocks the claims after it.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentFile } from "../support/leader.ts";
+import type { ModelCall, Reply } from "../support/scripted-model.ts";
+import { boardWorker, cmd, create, leaderCommands, send, spawnIdle, startBoardTeam, taskOf, toolResultsSeen, until, type BoardTeam } from "../support/board.ts";
+
+const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
+const TASK = "robust-task";
+const LONG_ID = "t".repeat(65);
+const BIG_RESULT = "r".repeat(61_000);
+
+let team: BoardTeam | undefined;
+afterEach(async () => {
+  await team?.stop();
+  team = undefined;
+});
+
+/** Alice obeys LONGCLAIM / BIGSUBMIT with the oversized calls, and `CMD ...` like boardWorker. */
+function alice(c: ModelCall): Reply {
+  if (c.toolResults.length === 0 && c.lastUser.includes("LONGCLAIM")) return { toolCalls: [{ name: "task_claim", arguments: { taskId: LONG_ID } }] };
+  if (c.toolResults.length === 0 && c.lastUser.includes("BIGSUBMIT")) {
+    return { toolCalls: [{ name: "task_submit", arguments: { taskId: TASK, status: "completed", result: BIG_RESULT } }] };
+  }
+  return boardWorker()(c) as Reply;
+}
+
+async function start(): Promise<BoardTeam> {
+  team = await startBoardTeam({
+    agents: AGENTS,
+    scripts: {
+      leader: leaderCommands({
+        SPAWN: [spawnIdle("alice")],
+        CREATE: [create({ subject: "Robust task" })],
+        LONG: [send("alice", "LONGCLAIM")],
+        BIG: [send("alice", "BIGSUBMIT")],
+        CLAIM: [send("alice", cmd("claim", TASK))],
+      }),
+      alice,
+    },
+  });
+  await team.run("SPAWN");
+  await team.run("CREATE");
+  expect(team.toolEnds("task_create")[0]!.text).toContain(`Created task \`${TASK}\``);
+  return team;
+}
+
+/** File names under `dir`, recursively. */
+async function namesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+describe("board inputs beyond the intent limits", () => {
+  it("an over-long task id or result is refused in the same call, naming the field and the limit", async () => {
+    const t = await start();
+
+    await t.run("LONG");
+    const [claimResult] = await until("alice's task_claim result", () => {
+      const seen = toolResultsSeen(t.model, "alice", "task_claim");
+      return seen.length > 0 ? seen : undefined;
+    }, 20_000); // far below the 120 s decision timeout the call used to wait out
+    expect(claimResult).toContain("taskId");
+    expect(claimResult).toContain("65 characters");
+    expect(claimResult).toContain("at most 48 characters");
+
+    await t.run("BIG");
+    const [submitResult] = await until("alice's task_submit result", () => {
+      const seen = toolResultsSeen(t.model, "alice", "task_submit");
+      return seen.length > 0 ? seen : undefined;
+    }, 20_000);
+    expect(submitResult).toContain("result");
+    expect(submitResult).toContain("61000 characters");
+    expect(submitResult).toContain("at most 60000 characters");
+    expect(submitResult!.length).toBeLessThan(1000); // the result is not echoed back whole
+
+    // Nothing reached the leader: no intent was published, the task is untouched.
+    expect(await namesUnder(join(t.boardDir, "claims"))).toEqual([]);
+    expect(await namesUnder(join(t.boardDir, "submissions"))).toEqual([]);
+    const file = await t.waitBoard((f) => taskOf(f, TASK) !== undefined);
+    expect(taskOf(file, TASK)!.state.status).toBe("pending");
+  });
+
+  it("the leader answers an invalid intent whose id is usable with a rejection decision naming the problem", async () => {
+    const t = await start();
+    const intent = { v: 1, id: "foreign-1", from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: LONG_ID };
+    await writeFile(join(t.boardDir, "claims", "foreign-1.json"), JSON.stringify(intent), { mode: 0o600 });
+    const decision = await until("the leader's decision on foreign-1", async () => {
+      const names = await readdir(join(t.boardDir, "decisions"));
+      return names.includes("foreign-1.json") ? readFile(join(t.boardDir, "decisions", "foreign-1.json"), "utf8") : undefined;
+    }, 15_000);
+    const parsed = JSON.parse(decision) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ v: 1, id: "foreign-1", ok: false, reason: "invalid_input" });
+    expect(parsed.message).toContain("/taskId");
+    expect(parsed.message).toContain("64 characters");
+    expect((await readdir(join(t.boardDir, "claims", "invalid"))).some((n) => n.startsWith("foreign-1."))).toBe(true);
+  });
+});
+
+describe("intent ids used as file names", () => {
+  it("an id with ../ writes nothing outside decisions/, an id with / blocks nothing, and a real claim is answered", async () => {
+    const t = await start();
+    const hostile = (id: string) => ({ v: 1, id, from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: "nope" });
+    // Sorted before any real claim, so the leader meets them first.
+    await writeFile(join(t.boardDir, "claims", "aaa-escape.json"), JSON.stringify(hostile("../../../ESCAPED")), { mode: 0o600 });
+    await writeFile(join(t.boardDir, "claims", "aab-poison.json"), JSON.stringify(hostile("nodir/poison")), { mode: 0o600 });
+
+    await t.run("CLAIM");
+    const [claimResult] = await until("alice's task_claim result", () => {
+      const seen = toolResultsSeen(t.model, "alice", "task_claim");
+      return seen.length > 0 ? seen : undefined;
+    }, 30_000);
+    expect(claimResult).toContain(`Claimed task ${TASK}:`);
+
+    await until("both hostile intents set aside", async () => {
+      const names = await readdir(join(t.boardDir, "claims", "invalid")).catch(() => []);
+      return names.length === 2 ? names : undefined;
+    }, 15_000);
+    const everything = await namesUnder(t.env.root);
+    const setAside = join(t.boardDir, "claims", "invalid");
+    expect(everything.filter((p) => !p.startsWith(setAside) && (p.includes("ESCAPED") || p.includes("poison")))).toEqual([]);
+    const file = await t.waitBoard((f) => taskOf(f, TASK)?.state.status === "claimed");
+    expect(taskOf(file, TASK)!.state.status).toBe("claimed");
+  });
+});
