@@ -1,0 +1,66 @@
+/**
+ * Break-it regression on the real pi CLI, mailboxes: a partial line (no trailing LF) left in an
+ * outbox or inbox by a foreign or crashed writer must not swallow the next real record. The
+ * appender starts a new line after it, so the garbage is skipped alone and the record arrives.
+ */
+import { appendFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentFile } from "../support/leader.ts";
+import type { ModelCall, Reply } from "../support/scripted-model.ts";
+import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
+
+const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
+
+let team: Team | undefined;
+afterEach(async () => {
+  await team?.stop();
+  team = undefined;
+});
+
+/** Obeys `REPORT <text>` (terminal report to the leader) and `TELL <to> <text>` (peer mail). */
+function worker(c: ModelCall): Reply {
+  if (c.toolResults.length > 0) return { text: "ok" };
+  const report = /REPORT (\S+)/.exec(c.lastUser);
+  if (report) return { toolCalls: [sendCall("leader", report[1]!, "completed")] };
+  const tell = /TELL (\S+) (\S+)/.exec(c.lastUser);
+  if (tell) return { toolCalls: [sendCall(tell[1]!, tell[2]!)] };
+  return { text: "ok" };
+}
+
+describe("partial lines in mailboxes", () => {
+  it("garbage without LF in an outbox or an inbox does not swallow the next report or message", async () => {
+    team = await startTeam({
+      agents: AGENTS,
+      scripts: {
+        leader: leaderCommands({
+          SPAWN: [spawnCall("alice", "worker"), spawnCall("bob", "worker")],
+          REPORT: [sendCall("alice", "REPORT REPORT-AFTER-GARBAGE")],
+          TELL: [sendCall("bob", "TELL alice PEER-AFTER-GARBAGE")],
+        }),
+        alice: worker,
+        bob: worker,
+      },
+    });
+    const { model, runtimeDir } = team;
+    await team.run("SPAWN");
+    await waitStatus(runtimeDir, "alice", "idle", 30_000);
+    await waitStatus(runtimeDir, "bob", "idle", 30_000);
+
+    // Outbox: a partial line, then alice's real terminal report.
+    await appendFile(join(runtimeDir, "outbox", "alice.jsonl"), "garbage-without-newline", { mode: 0o600 });
+    await team.run("REPORT");
+    const reportTurn = await model.waitForCall(
+      (c) => c.agent === "leader" && c.toolResults.length === 0 && c.lastUser.includes('<teammate-report from="alice"'),
+      30_000,
+    );
+    expect(reportTurn.lastUser).toContain("REPORT-AFTER-GARBAGE");
+
+    // Inbox: a partial line, then bob's peer message to alice.
+    await waitStatus(runtimeDir, "alice", "idle", 30_000);
+    await appendFile(join(runtimeDir, "inbox", "alice.jsonl"), "more-garbage-without-newline", { mode: 0o600 });
+    await team.run("TELL");
+    const peerTurn = await model.waitForCall((c) => c.agent === "alice" && c.lastUser.includes("PEER-AFTER-GARBAGE"), 30_000);
+    expect(peerTurn.lastUser).toContain("PEER-AFTER-GARBAGE");
+  });
+});
