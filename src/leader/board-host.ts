@@ -1,5 +1,5 @@
 import { readFile, rename } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import {
   claimTask,
@@ -266,6 +266,12 @@ export class BoardHost {
         await this.#rejectInvalid(read.parsed, read.problem);
         await consumeIntent(path, "invalid", this.#o.now);
       }
+      return;
+    }
+    if (basename(path, ".json") !== read.value.id) {
+      // A hand-made marker reusing another worker's pending id would answer in its place.
+      this.#o.note(`intent ${path} names id ${read.value.id}, not its file name; set aside`);
+      await consumeIntent(path, "invalid", this.#o.now);
       return;
     }
     const decision = this.#unavailable
