@@ -118,12 +118,12 @@ describe("BoardHost intent scan", () => {
 
   it("sets aside an intent whose handling fails and goes on with the rest", async () => {
     await startHost();
-    // decisions/stuck.json is a directory: writing that decision fails.
-    await mkdir(join(layout.decisionsDir, "stuck.json"), { recursive: true });
-    await plant("aaa-stuck", claim("stuck", { taskId: "nope" }));
-    await plant("zzz-after", claim("after", { taskId: "only-task" }));
+    // decisions/aaa-stuck.json is a directory: writing that decision fails.
+    await mkdir(join(layout.decisionsDir, "aaa-stuck.json"), { recursive: true });
+    await plant("aaa-stuck", claim("aaa-stuck", { taskId: "nope" }));
+    await plant("zzz-after", claim("zzz-after", { taskId: "only-task" }));
 
-    expect(await decision("after")).toMatchObject({ ok: true, taskId: "only-task" });
+    expect(await decision("zzz-after")).toMatchObject({ ok: true, taskId: "only-task" });
     await waitFor("stuck intent set aside", async () => ((await pending()).length === 0 ? true : undefined));
     expect((await readdir(join(layout.claimsDir, "invalid"))).some((n) => n.startsWith("aaa-stuck."))).toBe(true);
     expect(notes.some((n) => n.includes("aaa-stuck"))).toBe(true);
