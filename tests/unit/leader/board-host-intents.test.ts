@@ -128,4 +128,12 @@ describe("BoardHost intent scan", () => {
     expect((await readdir(join(layout.claimsDir, "invalid"))).some((n) => n.startsWith("aaa-stuck."))).toBe(true);
     expect(notes.some((n) => n.includes("aaa-stuck"))).toBe(true);
   });
+
+  it("sets aside an intent whose id is not its file name, so it cannot answer for another worker", async () => {
+    await startHost();
+    await plant("aaa-forged", claim("zzz-victim", { taskId: "only-task" }));
+    await waitFor("forged intent set aside", async () => ((await pending()).length === 0 ? true : undefined));
+    expect((await readdir(join(layout.claimsDir, "invalid"))).some((n) => n.startsWith("aaa-forged."))).toBe(true);
+    expect(await readdir(layout.decisionsDir)).toEqual([]);
+  });
 });
