@@ -21,8 +21,6 @@ export function sessionKey(sessionFile: string | undefined, cwd: string): string
 export interface RuntimeLayout {
   root: string;
   roster: string;
-  /** Forensic leader snapshot `state.json` (throttled, written only when changed; L24). */
-  state: string;
   outboxDir: string;
   inboxDir: string;
   logDir: string;
@@ -45,7 +43,6 @@ export function runtimeLayoutAt(root: string): RuntimeLayout {
   return {
     root,
     roster: join(root, "roster.json"),
-    state: join(root, "state.json"),
     outboxDir,
     inboxDir,
     logDir,

@@ -7,7 +7,7 @@ import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-
 import { checkValue } from "./validate.ts";
 
 /**
- * Writes JSON snapshots (roster.json, state.json, board.json) atomically and only when their
+ * Writes JSON snapshots (roster.json, board.json) atomically and only when their
  * content changed (L24, W6: an idle team makes zero file writes).
  *
  * One instance per writing process; the leader is the only writer of every snapshot (R48), so
