@@ -319,15 +319,7 @@ export class LeaderHarness {
 
   /** Reads new outbox records of `m` and delivers each admitted one as its own leader turn (R26, R27, R47). */
   async #drainOutbox(m: Member): Promise<void> {
-    let batch;
-    try {
-      batch = await m.outbox.readNew();
-    } catch (error) {
-      this.#note(`outbox of ${m.name} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`, m);
-      return;
-    }
-    for (const d of batch.diagnostics) this.#note(d, m);
-    for (const record of batch.records) {
+    for (const record of await this.#readMailbox(m.outbox, m)) {
       // The file name is the authority on the sender; a record naming someone else is forged.
       if (record.from.toLowerCase() !== m.name.toLowerCase()) {
         this.#note(`outbox of ${m.name} holds a record from "${record.from}"; dropped`, m);
@@ -345,16 +337,9 @@ export class LeaderHarness {
   }
 
   async #readInbox(m: Member): Promise<void> {
-    let batch;
-    try {
-      batch = await m.inbox.readNew();
-    } catch (error) {
-      this.#note(`inbox of ${m.name} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`, m);
-      return;
-    }
-    for (const d of batch.diagnostics) this.#note(d, m);
-    if (batch.records.length === 0) return;
-    m.pendingMail.push(...batch.records);
+    const records = await this.#readMailbox(m.inbox, m);
+    if (records.length === 0) return;
+    m.pendingMail.push(...records);
     await this.#deliverMail(m);
   }
 
@@ -406,6 +391,18 @@ export class LeaderHarness {
     if (r.disposition !== "started") return "steer";
     m.gate = reopenGate(m.gate);
     return "wake";
+  }
+
+  /** New records of one mailbox; problems become notes, never throws (a bad file is skipped). */
+  async #readMailbox<T>(cursor: { path: string; readNew(): Promise<{ records: T[]; diagnostics: string[] }> }, m: Member): Promise<T[]> {
+    try {
+      const batch = await cursor.readNew();
+      for (const d of batch.diagnostics) this.#note(d, m);
+      return batch.records;
+    } catch (error) {
+      this.#note(`${cursor.path} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`, m);
+      return [];
+    }
   }
 
   /** The child closed (L21): drain its outbox, mark it stopped, and report a crash (R56). */

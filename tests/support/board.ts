@@ -7,27 +7,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseBoardFile, type BoardFile } from "../../src/board/index.ts";
-import type { RpcEvent } from "../../src/process/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { startLeader, writeAgents, type Leader } from "./leader.ts";
 import { createPiEnv, type PiEnv } from "./pi-env.ts";
-import { contentText, startScriptedModel, type ModelCall, type Reply, type ReplyToolCall, type ScriptedModel } from "./scripted-model.ts";
+import { contentText, startScriptedModel, type ReplyToolCall, type ScriptedModel } from "./scripted-model.ts";
+import { isAlive, leaderCommands, toolEndOf, type AgentScript, type ToolEnd } from "./team.ts";
 
-/** Answers of one agent ("leader", a teammate name, "reviewer"). */
-export type AgentScript = (call: ModelCall) => Reply | Promise<Reply>;
+export { isAlive, leaderCommands, type AgentScript, type ToolEnd };
 
 /** One task of board.json as the file holds it. */
 export type FileTask = BoardFile["tasks"][number];
-
-/** A finished tool execution of the leader, from its RPC events. */
-export interface ToolEnd {
-  toolCallId: string;
-  toolName: string;
-  args: Record<string, unknown>;
-  isError: boolean;
-  text: string;
-  details: Record<string, unknown>;
-}
 
 export interface BoardTeam {
   model: ScriptedModel;
@@ -63,33 +52,6 @@ export function taskOf(file: BoardFile, id: string): FileTask | undefined {
 export function holderName(t: FileTask | undefined): string | undefined {
   const s = t?.state;
   return s && "holding" in s ? s.holding.holder.name : undefined;
-}
-
-/** True while a process with that pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function toolEndOf(e: RpcEvent, events: readonly RpcEvent[]): ToolEnd | undefined {
-  if (e.type !== "tool_execution_end") return undefined;
-  const start = events.find((s) => s.type === "tool_execution_start" && s.toolCallId === e.toolCallId);
-  const args = (start?.type === "tool_execution_start" ? start.args : {}) as Record<string, unknown>;
-  const result = (e.result ?? {}) as { content?: { type?: string; text?: string }[]; details?: Record<string, unknown> };
-  const text = (result.content ?? []).map((p) => (typeof p.text === "string" ? p.text : "")).join("");
-  return { toolCallId: e.toolCallId, toolName: e.toolName, args, isError: e.isError, text, details: result.details ?? {} };
-}
-
-/** The leader answers a user prompt equal to a key with those tool calls; anything else with text. */
-export function leaderCommands(commands: Record<string, ReplyToolCall[]>): AgentScript {
-  return (c) => {
-    const calls = c.toolResults.length === 0 ? commands[c.lastUser] : undefined;
-    return calls ? { toolCalls: calls } : { text: "Noted." };
-  };
 }
 
 export const spawnIdle = (name: string, agent = "worker"): ReplyToolCall => ({ name: "teammate_spawn", arguments: { name, agent } });

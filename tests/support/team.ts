@@ -137,7 +137,8 @@ function isUserMessage(e: RpcEvent, text: string): boolean {
   return content === text;
 }
 
-function toolEndOf(e: RpcEvent, events: readonly RpcEvent[]): ToolEnd | undefined {
+/** The leader's finished tool execution `e`, with the arguments from its matching start event. */
+export function toolEndOf(e: RpcEvent, events: readonly RpcEvent[]): ToolEnd | undefined {
   if (e.type !== "tool_execution_end") return undefined;
   const start = events.find((s) => s.type === "tool_execution_start" && s.toolCallId === e.toolCallId);
   const args = (start?.type === "tool_execution_start" ? start.args : {}) as Record<string, unknown>;
