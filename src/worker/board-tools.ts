@@ -12,7 +12,7 @@ import {
   TaskSubmitParams,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
-import { readRosterFile } from "../mail/index.ts";
+import { readRosterFile, type BoardIntent } from "../mail/index.ts";
 import { boardLayoutAt, errnoCode, runtimeLayoutAt } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { requestDecision } from "./decision.ts";
@@ -30,6 +30,13 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
   const board = boardLayoutAt(me.boardDir);
   const runtime = runtimeLayoutAt(me.runtimeDir);
 
+  /** Publishes one intent as this incarnation and returns the leader's decision; a rejection is a tool error. */
+  const decide = async (tool: string, intent: Omit<BoardIntent, "v" | "id" | "at" | "from" | "spawnId">) => {
+    const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, ...intent });
+    if (!d.ok) throw new TeamError("invalid_input", `${tool} rejected (${d.reason ?? "rejected"}): ${d.message}`);
+    return textResult(d.message, { ...d });
+  };
+
   pi.registerTool(defineTool({
     name: "task_list",
     label: "Task board",
@@ -46,9 +53,8 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
       }
       const roster = await readRosterFile(runtime.roster);
       const rows = roster.ok ? roster.value.teammates.filter((t) => t.status !== "stopped").map((t) => ({ name: t.name, status: t.status, agent: t.agent })) : [];
-      const page = params as { offset?: number; limit?: number };
       return textResult(
-        renderTaskList(snapshot, { audience: "worker", self: me.name, roster: rows, ...(page.offset !== undefined ? { offset: page.offset } : {}), ...(page.limit !== undefined ? { limit: page.limit } : {}) }),
+        renderTaskList(snapshot, { audience: "worker", self: me.name, roster: rows, ...(params.offset !== undefined ? { offset: params.offset } : {}) }),
         {},
       );
     },
@@ -62,9 +68,7 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
     async execute(_id, params) {
       const input = normalizeClaimInput(params);
       if (!input.ok) throw new TeamError("invalid_input", `task_claim: ${input.message}`);
-      const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, action: "claim", ...(input.value.taskId ? { taskId: input.value.taskId } : {}) });
-      if (!d.ok) throw new TeamError("invalid_input", `task_claim rejected (${d.reason ?? "rejected"}): ${d.message}`);
-      return textResult(d.message, { ...d });
+      return decide("task_claim", { action: "claim", ...(input.value.taskId ? { taskId: input.value.taskId } : {}) });
     },
   }));
 
@@ -77,9 +81,7 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
       const input = normalizeSubmitInput(params);
       if (!input.ok) throw new TeamError("invalid_input", `task_submit: ${input.message}`);
       const { taskId, status, result } = input.value;
-      const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, action: "submit", taskId, status, ...(result !== undefined ? { result } : {}) });
-      if (!d.ok) throw new TeamError("invalid_input", `task_submit rejected (${d.reason ?? "rejected"}): ${d.message}`);
-      return textResult(d.message, { ...d });
+      return decide("task_submit", { action: "submit", taskId, status, ...(result !== undefined ? { result } : {}) });
     },
   }));
 }

@@ -3,6 +3,7 @@
  * Isolated PI_CODING_AGENT_DIR per test, offline, no session. No model is needed for the
  * transport tests; the streamingBehavior tests load tests/fixtures/pi-faux-provider.ts.
  */
+import { isAlive } from "../support/process.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,14 +50,7 @@ async function spawnPi(args: readonly string[]): Promise<PiChild> {
   return child;
 }
 
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
+const isGone = (pid: number): boolean => !isAlive(pid);
 
 describe("real pi --mode rpc: transport", () => {
   it("answers get_state (spawn→ready timed), rejects failing commands with Pi's text, stops leaving no process", async () => {

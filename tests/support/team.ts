@@ -10,6 +10,9 @@ import { sessionKey } from "../../src/store/layout.ts";
 import { startLeader, writeAgents, type Leader } from "./leader.ts";
 import { createPiEnv, type PiEnv } from "./pi-env.ts";
 import { contentText, startScriptedModel, type ChatMessage, type ModelCall, type Reply, type ReplyToolCall, type ScriptedModel } from "./scripted-model.ts";
+import { isAlive } from "./process.ts";
+
+export { isAlive };
 
 /** Answers of one agent ("leader", a teammate name, ...). */
 export type AgentScript = (call: ModelCall) => Reply | Promise<Reply>;
@@ -76,15 +79,6 @@ export function callText(c: ModelCall): string {
   return parts.join("\n");
 }
 
-/** True while a process with that pid exists (signal 0 probes without signalling). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Polls `kill -0` on the pids every 50 ms for at most `budgetMs`; returns the pids still alive. */
 export async function waitGone(pids: number[], budgetMs: number): Promise<{ alive: number[]; ms: number }> {

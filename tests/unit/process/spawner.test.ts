@@ -1,3 +1,4 @@
+import { isAlive } from "../../support/process.ts";
 import { getEventListeners } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,14 +42,7 @@ async function spawnFixture(name: string, extra: Partial<SpawnPiChildOptions> = 
   return child;
 }
 
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
+const isGone = (pid: number): boolean => !isAlive(pid);
 
 describe("spawnPiChild with a well-behaved child", () => {
   it("is ready on get_state, passes args/cwd/env, stops gracefully and leaves no process", async () => {
