@@ -150,7 +150,7 @@ export async function letRest(team: Team, name: string): Promise<void> {
 /** Peer mail to a working teammate, paced: each message is steered into the child. */
 export function peerSteerPaced(team: Team, from: string, to: string, count: number): Promise<LatencyRun> {
   return paced(team, "peer → working teammate (steer), paced", count, (i) => peerMail(team, from, to, i, "steer"),
-    () => !team.member(to).delivering);
+    () => !team.member(to).sending);
 }
 
 /** Peer mail to a working teammate, burst. */

@@ -109,7 +109,7 @@ export async function startTeam(): Promise<Team> {
     model, desk, env, layout, harness, probe, member,
     quiet: (name) => {
       const m = harness.living(name);
-      return m !== undefined && m.status === "idle" && !m.delivering && m.pendingMail.length === 0;
+      return m !== undefined && m.quiet;
     },
     close: () => (closing ??= closeTeam(harness, model, env)),
   };

@@ -1,5 +1,6 @@
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
+import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
 import type { TeammateStatus } from "../team/routing.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
@@ -52,6 +53,10 @@ export interface LeaderHarnessOptions {
   onIdle?: (m: Member) => void;
   /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
   onGone?: (m: Member, reason: "shutdown" | "crash") => void;
+  /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
+  openClaim?: (m: Member) => string | undefined;
+  /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
+  heartbeat?: HeartbeatConfig;
   now?: () => number;
   /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
   safetyPollMs?: number;
@@ -62,7 +67,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone";
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

@@ -3,51 +3,53 @@ import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { discoverAgents, resolveAgent, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
-import {
-  appendInboxRecord,
-  inboxCursor,
-  LEADER_NAME,
-  makeInboxRecord,
-  outboxCursor,
-  ROSTER_FORMAT_VERSION,
-  type RosterFile,
-} from "../mail/index.ts";
+import { appendInboxRecord, inboxCursor, LEADER_NAME, makeInboxRecord, outboxCursor, ROSTER_FORMAT_VERSION, type RosterFile } from "../mail/index.ts";
 import { spawnPiChild, type RpcEvent } from "../process/index.ts";
 import { ensurePrivateDir, SnapshotWriter, watchDirs, type DirWatch } from "../store/index.ts";
+import { classifyOutput, nextDue, usageOf } from "../team/heartbeat.ts";
+import { isQuiet, transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
 import { Member } from "../team/member.ts";
-import { crashText, harnessEventText, runFailedText, kickoffText, mailText, reportText, wakeText } from "../team/prompts.ts";
-import { admitReport, reopenGate, routeFromLeader, type SendRequest, type TeammateStatus } from "../team/routing.ts";
+import { harnessEventText, reportText } from "../team/prompts.ts";
+import { routeFromLeader, type SendRequest } from "../team/routing.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { validateTeammateName } from "../team/names.ts";
-import {
-  MAX_LIVING_TEAMMATES,
-  type HarnessHook,
-  type LeaderHarnessOptions,
-  type LeaderSendResult,
-  type SpawnRequest,
-  type SpawnResult,
-} from "./harness-types.ts";
+import { MAX_LIVING_TEAMMATES, type HarnessHook, type LeaderHarnessOptions, type LeaderSendResult, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 
 export * from "./harness-types.ts";
 
+type Resolved = Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderHarnessOptions, HarnessHook>;
+
 /**
- * The leader's side of the team (R3): starts and stops teammates, drains their outboxes into
- * leader turns, delivers inbox mail into teammates' turns, and reports crashes. Driven by
- * chokidar events and RPC events, with a slow safety poll (W6). All state lives in this object.
+ * The leader's side of the team (R3), as an imperative shell around the pure teammate lifecycle
+ * (src/team/lifecycle.ts): every input of a teammate (RPC events, outbox and inbox records, the
+ * leader's messages, clock ticks) becomes an event on that teammate's queue, and the effects of
+ * each transition are carried out here, in the style of `BoardHost#apply`. Driven by RPC and
+ * chokidar events with a slow safety poll (W6); one heartbeat timer for the team, armed only
+ * while someone works. All state lives in this object; once closed it ignores every callback (L29).
  */
 export class LeaderHarness {
-  readonly #o: Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderHarnessOptions, HarnessHook>;
+  readonly #o: Resolved;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
   readonly #roster = new SnapshotWriter();
+  /** The leader's send_message calls waiting for their routing result, by message id. */
+  readonly #leaderWaits = new Map<number, { m: Member; resolve: (r: "steered" | "queued") => void }>();
+  /** Kickoff prompts waiting for the child's answer, by spawn id. */
+  readonly #kickoffs = new Map<string, (error: string | undefined) => void>();
+  readonly #listeners = new Set<() => void>();
+  #nextMessageId = 0;
+  #spawning = 0;
   #rosterChangedAt = 0;
   #watch: DirWatch | undefined;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
+  #heartbeatAt = Number.POSITIVE_INFINITY;
   #closing = false;
+  #closed = false;
   #lock: SessionLock | undefined;
 
   constructor(options: LeaderHarnessOptions) {
-    this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, ...options };
+    this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, heartbeat: { stallMs: 0, silentMs: 0 }, ...options };
   }
 
   /**
@@ -77,6 +79,25 @@ export class LeaderHarness {
     return m?.living ? m : undefined;
   }
 
+  /** Spawns in flight that have not registered their teammate yet (task_create wording). */
+  get spawning(): number {
+    return this.#spawning;
+  }
+
+  /**
+   * True while the team owes the leader something: a teammate is starting or working, or has
+   * mail or a prompt in flight. Headless runs wait for it to turn false.
+   */
+  busy(): boolean {
+    return this.members().some((m) => m.state.phase === "starting" || m.state.phase === "working" || (m.state.phase === "idle" && !isQuiet(m.state)));
+  }
+
+  /** Calls `listener` after every teammate step and leader delivery. Returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   /** Discovers agent definitions now (files may change during a session). Never rejects. */
   discover(): Promise<AgentDiscovery> {
     return discoverAgents({ agentDir: this.#o.agentDir, cwd: this.#o.cwd, trusted: this.#o.trusted() });
@@ -93,7 +114,14 @@ export class LeaderHarness {
     // Discover first: from the name and limit checks to reserving the name below there is no
     // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
     // checks together and overrun the limit or take one name twice.
-    const discovery = await this.discover();
+    this.#spawning += 1;
+    let discovery: AgentDiscovery;
+    try {
+      discovery = await this.discover();
+    } finally {
+      this.#spawning -= 1;
+    }
+    if (this.#closing) throw new TeamError("illegal_transition", "teammate_spawn: the session is ending; nothing was started.");
     const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
     const nameCheck = validateTeammateName(req.name, livingNames);
     if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
@@ -106,13 +134,14 @@ export class LeaderHarness {
     const resolved = resolveAgent(discovery, req.agent);
     if (!resolved.ok) throw new TeamError("invalid_input", `teammate_spawn: ${resolved.message}`);
     const spawnId = randomUUID();
+    const { layout } = this.#o;
     const plan = planSpawn({
       name: req.name,
       spawnId,
       agent: resolved.agent,
       leaderModel: this.#o.leaderModel(),
       packageDir: this.#o.packageDir,
-      runtimeDir: this.#o.layout.root,
+      runtimeDir: layout.root,
       boardDir: this.#o.boardDir,
       leaderPid: process.pid,
     });
@@ -124,43 +153,37 @@ export class LeaderHarness {
       resources: req.resources ?? [],
       model: plan.model,
       startedAt: this.#o.now(),
+      log: layout.log(req.name),
       ...this.#cursorsFor(req.name),
     });
     this.#members.set(req.name.toLowerCase(), m);
     this.#rosterChangedAt = this.#o.now();
     await this.#writeRoster();
     try {
-      m.proc = await spawnPiChild({
-        piCli: this.#o.piCli,
-        args: plan.args,
-        cwd: this.#o.cwd,
-        env: { ...this.#o.env, ...plan.env },
-        stderrLog: this.#o.layout.log(req.name),
-        label: `teammate ${req.name}`,
-      });
+      m.proc = await spawnPiChild({ piCli: this.#o.piCli, args: plan.args, cwd: this.#o.cwd, env: { ...this.#o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}` });
     } catch (error) {
-      await this.#setStatus(m, "stopped");
+      this.#dispatch(m, { type: "stop_requested" });
+      this.#dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
       m.markClosed();
       throw error;
     }
     const proc = m.proc;
-    m.disposers.push(proc.child.onEvent((event) => this.#onEvent(m, event)));
+    m.disposers.push(proc.child.onEvent((event) => this.#onRpcEvent(m, event)));
     m.disposers.push(proc.child.onUiRequest((r) => this.#note(`cancelled a ${r.request.method} dialog of the child`, m)));
-    this.#background(proc.exited.then(() => this.#onClose(m)), "handling the child's exit", m);
+    void proc.exited.then((exit) => this.#enqueue(m, async () => {
+      for (const dispose of m.disposers.splice(0)) dispose();
+      const records = await this.#readMailbox(m.outbox, m); // a last report before the end still counts
+      return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
+    }).finally(() => m.markClosed()));
     try {
       await proc.waitReady(this.#o.readyTimeoutMs);
-      if (req.prompt) {
-        m.rolePending = false;
-        m.direct = "open";
-        await proc.child.prompt(kickoffText(m.agent.prompt, req.prompt), { streamingBehavior: "followUp" });
-      } else if (m.status === "starting") {
-        await this.#setStatus(m, "idle");
-        await this.#deliverMail(m);
-        if ((m.status as TeammateStatus) === "idle") this.#hook(() => this.#o.onIdle?.(m), m);
-      }
+      const sent = req.prompt ? new Promise<string | undefined>((resolve) => this.#kickoffs.set(spawnId, resolve)) : undefined;
+      await this.#enqueue(m, () => [{ type: "ready", ...(req.prompt ? { kickoff: req.prompt } : {}) }]);
+      const error = await sent;
+      if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
     } catch (error) {
-      m.requestedShutdown = true;
-      await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+      void proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+      this.#dispatch(m, { type: "stop_requested" });
       await m.closed;
       throw error;
     }
@@ -189,24 +212,11 @@ export class LeaderHarness {
     const route = routeFromLeader(req, statuses);
     if (route.kind === "error") throw new TeamError("invalid_input", route.message);
     const m = this.living(route.to)!;
-    if (req.reopen) {
-      m.gate = reopenGate(m.gate);
-      m.direct = "none";
-    }
-    const note = route.note ? { note: route.note } : {};
-    if (route.kind === "steer" && m.proc && !m.delivering) {
-      try {
-        const via = await this.#steer(m, mailText({ from: LEADER_NAME, body: req.message }));
-        this.#note(`leader → ${m.name}: ${via === "steer" ? "steered" : "steered into a new run (the last one had just ended)"}`, m);
-        return { to: m.name, result: "steered", ...note };
-      } catch {
-        // The run ended between the status check and the steer: queue it for the next wake.
-      }
-    }
-    await appendInboxRecord(this.#o.layout.inbox(m.name), makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now()));
-    this.#note(`leader → ${m.name}: queued`, m);
-    this.#background(this.#readInbox(m), "reading the inbox", m);
-    return { to: m.name, result: "queued", ...note };
+    const id = ++this.#nextMessageId;
+    const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now());
+    const result = new Promise<"steered" | "queued">((resolve) => this.#leaderWaits.set(id, { m, resolve }));
+    void this.#enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
+    return { to: m.name, result: await result, ...(route.note ? { note: route.note } : {}) };
   }
 
   /**
@@ -216,12 +226,11 @@ export class LeaderHarness {
    */
   async shutdown(name: string): Promise<{ name: string; exit: string }> {
     const m = this.living(name);
-    if (!m) {
+    if (!m || m.state.phase === "stopping") {
       const living = this.members().filter((x) => x.living).map((x) => x.name);
       throw new TeamError("not_found", `teammate_shutdown: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
     }
-    m.requestedShutdown = true;
-    this.#hook(() => this.#o.onGone?.(m, "shutdown"), m);
+    this.#dispatch(m, { type: "stop_requested" }); // at once, not queued: no close may pass for a crash (L22)
     const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
     await m.closed;
     return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };
@@ -229,20 +238,20 @@ export class LeaderHarness {
 
   /**
    * Session end (L22): every teammate is marked as a requested shutdown first, then all are
-   * stopped together; watchers close and the runtime dir is removed (R57). Idempotent.
+   * stopped together; the heartbeat timer and watchers end and the runtime dir is removed (R57).
+   * After it, no callback of this session does anything (L29). Idempotent.
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
     const living = this.members().filter((m) => m.living);
-    for (const m of living) {
-      m.requestedShutdown = true;
-      this.#hook(() => this.#o.onGone?.(m, "shutdown"), m);
-    }
+    for (const m of living) if (m.state.phase !== "stopping") this.#dispatch(m, { type: "stop_requested" });
     await Promise.all(living.map(async (m) => {
       await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
       await m.closed;
     }));
+    this.#closed = true;
+    clearTimeout(this.#heartbeatTimer);
     await this.#watch?.close();
     // Only the lock holder owns the runtime dir; a leader refused at start must not delete it.
     if (this.#lock) await rm(this.#o.layout.root, { recursive: true, force: true });
@@ -255,14 +264,16 @@ export class LeaderHarness {
    */
   tell(to: { name: string; spawnId: string }, text: string): void {
     const m = this.living(to.name);
-    if (!m || m.spawnId !== to.spawnId || m.requestedShutdown) return;
-    m.pendingMail.push(makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now()));
-    this.#background(this.#deliverMail(m), "delivering board mail", m);
+    if (!m || m.spawnId !== to.spawnId || m.state.phase === "stopping") return;
+    const record = makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now());
+    void this.#enqueue(m, () => [{ type: "mail", records: [record] }]);
   }
 
   /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
   event(type: string, teammate: string, body: string): void {
+    if (this.#closed) return;
     this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
+    this.#changed();
   }
 
   /** Cursors per exact name, i.e. per mailbox file: `Bob` and `bob` are different files. */
@@ -275,9 +286,151 @@ export class LeaderHarness {
     return c;
   }
 
-  /** Runs a background step; a failure is noted, never thrown into the leader's session. */
-  #background(step: Promise<unknown>, what: string, m?: Member): void {
-    step.catch((error: unknown) => this.#note(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, m));
+  /**
+   * Appends one job to the teammate's event queue: it produces events (reading a mailbox first
+   * if it must), which are applied in order. A failing job is noted, never thrown (the leader's
+   * session must not crash over a teammate).
+   */
+  #enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void> {
+    m.queue = m.queue.then(async () => {
+      if (this.#closed) return;
+      for (const event of await job()) this.#dispatch(m, event);
+    }).catch((error: unknown) => this.#note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m));
+    return m.queue;
+  }
+
+  /** Applies one event to the core and carries out its effects. */
+  #dispatch(m: Member, event: TeammateEvent): void {
+    const before = m.state.phase;
+    const step = transition(m.state, event, this.#o.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
+    m.state = step.state;
+    for (const effect of step.effects) this.#execute(m, effect);
+    if (m.state.phase === "stopped" && before !== "stopped") this.#releaseWaits(m);
+    if (event.type !== "output" || m.state.phase !== before) this.#changed();
+    this.#armHeartbeat();
+  }
+
+  #execute(m: Member, e: TeammateEffect): void {
+    switch (e.type) {
+      case "send":
+        this.#send(m, e);
+        break;
+      case "deliver_report":
+        this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
+        break;
+      case "harness_event":
+        this.event(e.event.type, m.name, e.event.body);
+        break;
+      case "health":
+        this.event("teammate_stalled", m.name, e.body);
+        break;
+      case "leader_result":
+        this.#resolveWait(e.id, e.result);
+        break;
+      case "queue_leader_message":
+        void appendInboxRecord(this.#o.layout.inbox(m.name), e.record)
+          .then(() => {
+            this.#note(`leader → ${m.name}: queued`, m);
+            if (m.living) void this.#enqueue(m, async () => [{ type: "mail", records: await this.#readMailbox(m.inbox, m) }]);
+          })
+          .catch((error: unknown) => this.#note(`leader → ${m.name}: inbox write failed: ${String(error)}`, m))
+          .finally(() => this.#resolveWait(e.id, "queued"));
+        break;
+      case "mail_delivered":
+        this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
+        break;
+      case "write_roster":
+        this.#rosterChangedAt = this.#o.now();
+        void this.#writeRoster();
+        break;
+      case "board_idle":
+        this.#hook(() => this.#o.onIdle?.(m), m);
+        break;
+      case "board_gone":
+        this.#hook(() => this.#o.onGone?.(m, e.reason), m);
+        break;
+      case "stop_process":
+        void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
+        break;
+      case "note":
+        this.#note(e.text, m);
+        break;
+      default: {
+        const never: never = e;
+        throw new TeamError("illegal_transition", `unknown teammate effect ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /**
+   * A prompt into the child. Steers go as `prompt` with streamingBehavior "steer", not as a
+   * `steer` command: when the run has just ended (its agent_settled not seen yet) a `steer` would
+   * wait in Pi's queue for some later prompt, while this prompt starts a new run at once.
+   */
+  #send(m: Member, e: Extract<TeammateEffect, { type: "send" }>): void {
+    const proc = m.proc;
+    const steer = e.kind === "steer" || e.kind === "leader_steer";
+    const answer = (event: TeammateEvent, error?: string): void => {
+      if (e.kind === "kickoff") {
+        this.#kickoffs.get(m.spawnId)?.(error);
+        this.#kickoffs.delete(m.spawnId);
+      }
+      void this.#enqueue(m, () => [event]);
+    };
+    if (!proc) return answer({ type: "sent", ticket: e.ticket, ok: false, error: "no process" }, "no process");
+    proc.child.prompt(e.text, { streamingBehavior: steer ? "steer" : "followUp" }).then(
+      (r) => answer({ type: "sent", ticket: e.ticket, ok: true, started: steer && r.disposition === "started" }),
+      (error: unknown) => {
+        const text = error instanceof Error ? error.message : String(error);
+        answer({ type: "sent", ticket: e.ticket, ok: false, error: text }, text);
+      },
+    );
+  }
+
+  #resolveWait(id: number, result: "steered" | "queued"): void {
+    this.#leaderWaits.get(id)?.resolve(result);
+    this.#leaderWaits.delete(id);
+  }
+
+  /** A closed teammate's steers in flight will get no answer event: their messages go to the inbox. */
+  #releaseWaits(m: Member): void {
+    this.#kickoffs.get(m.spawnId)?.("the child closed");
+    this.#kickoffs.delete(m.spawnId);
+    for (const [id, wait] of this.#leaderWaits) {
+      if (wait.m === m) this.#resolveWait(id, "queued");
+    }
+  }
+
+  /**
+   * The one team heartbeat timer (R52): armed for the earliest notice any working or starting
+   * teammate could get, cleared when nobody works (an idle team has no timer and no wake-up).
+   * Output only moves due times later, so a timer already armed earlier stays: when it fires
+   * early it ticks, finds nothing due, and re-arms.
+   */
+  #armHeartbeat(): void {
+    if (this.#closed) return;
+    let due = Number.POSITIVE_INFINITY;
+    for (const m of this.#members.values()) {
+      const s = m.state;
+      if (s.phase !== "working" && s.phase !== "starting") continue;
+      const at = nextDue(s.life.activity, this.#o.heartbeat);
+      if (at !== undefined) due = Math.min(due, at);
+    }
+    if (!Number.isFinite(due)) {
+      clearTimeout(this.#heartbeatTimer);
+      this.#heartbeatTimer = undefined;
+      this.#heartbeatAt = Number.POSITIVE_INFINITY;
+      return;
+    }
+    if (this.#heartbeatTimer && this.#heartbeatAt <= due) return;
+    clearTimeout(this.#heartbeatTimer);
+    this.#heartbeatAt = due;
+    this.#heartbeatTimer = setTimeout(() => {
+      this.#heartbeatTimer = undefined;
+      this.#heartbeatAt = Number.POSITIVE_INFINITY;
+      for (const m of this.#members.values()) void this.#enqueue(m, () => [{ type: "tick" }]);
+    }, Math.max(0, due - this.#o.now()) + 1);
+    this.#heartbeatTimer.unref();
   }
 
   #onFileChange(path: string): void {
@@ -285,112 +438,31 @@ export class LeaderHarness {
     const targets = path === layout.outboxDir || path === layout.inboxDir
       ? this.members()
       : [this.#members.get(basename(path, ".jsonl").toLowerCase())].filter((m): m is Member => m !== undefined);
-    for (const m of targets) {
-      if (!path.startsWith(layout.inboxDir)) this.#background(this.#drainOutbox(m), "reading the outbox", m);
-      if (!path.startsWith(layout.outboxDir)) this.#background(this.#readInbox(m), "reading the inbox", m);
+    for (const m of targets.filter((x) => x.living)) {
+      if (!path.startsWith(layout.inboxDir)) void this.#enqueue(m, async () => [{ type: "outbox", records: await this.#readMailbox(m.outbox, m) }]);
+      if (!path.startsWith(layout.outboxDir)) void this.#enqueue(m, async () => [{ type: "mail", records: await this.#readMailbox(m.inbox, m) }]);
     }
   }
 
-  #onEvent(m: Member, event: RpcEvent): void {
-    if (!m.living) return;
-    if (event.type === "agent_start") {
-      m.runError = undefined;
-      this.#background(this.#setStatus(m, "working").then(() => this.#deliverMail(m)), "starting delivery", m);
+  #onRpcEvent(m: Member, event: RpcEvent): void {
+    const events: TeammateEvent[] = [{ type: "output", kind: classifyOutput(event) }];
+    if (event.type === "agent_start") events.push({ type: "run_started" });
+    if (event.type === "message_end" && event.message.role === "assistant") {
+      const msg = event.message;
+      const text = Array.isArray(msg.content) ? msg.content.map((p) => (typeof p === "object" && p && "text" in p && typeof p.text === "string" ? p.text : "")).join("") : "";
+      const error = msg.stopReason === "error" ? (typeof msg.errorMessage === "string" ? msg.errorMessage : "the model call failed") : undefined;
+      events.push({ type: "assistant_message", text, ...usageOf(msg), ...(error ? { error } : {}) });
     }
-    if (event.type === "message_end" && event.message.role === "assistant" && event.message.stopReason === "error") {
-      m.runError = typeof event.message.errorMessage === "string" ? event.message.errorMessage : "the model call failed";
+    if (event.type !== "agent_settled") {
+      void this.#enqueue(m, () => events);
+      return;
     }
-    if (event.type === "agent_settled") this.#background(this.#settled(m), "settling", m);
-  }
-
-  async #settled(m: Member): Promise<void> {
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
-    await this.#drainOutbox(m);
-    if (!m.living) return;
-    if (m.runError !== undefined && m.direct === "open") {
-      // The assignment's run died on an error and no terminal report came: the leader would wait forever.
-      this.event("teammate_run_failed", m.name, runFailedText(m.name, m.runError, this.#o.layout.log(m.name)));
-    }
-    m.runError = undefined;
-    await this.#setStatus(m, "idle");
-    await this.#deliverMail(m);
-    if (m.status === "idle") this.#hook(() => this.#o.onIdle?.(m), m);
-  }
-
-  /** Reads new outbox records of `m` and delivers each admitted one as its own leader turn (R26, R27, R47). */
-  async #drainOutbox(m: Member): Promise<void> {
-    for (const record of await this.#readMailbox(m.outbox, m)) {
-      // The file name is the authority on the sender; a record naming someone else is forged.
-      if (record.from.toLowerCase() !== m.name.toLowerCase()) {
-        this.#note(`outbox of ${m.name} holds a record from "${record.from}"; dropped`, m);
-        continue;
-      }
-      const decision = admitReport(m.gate, record);
-      m.gate = decision.gate;
-      if (!decision.deliver) {
-        this.#note(`report from ${record.from} dropped: ${decision.reason}`, m);
-        continue;
-      }
-      if (decision.terminal && m.direct === "open") m.direct = "closed";
-      this.#o.deliver({ kind: "report", record, text: reportText(record) });
-    }
-  }
-
-  async #readInbox(m: Member): Promise<void> {
-    const records = await this.#readMailbox(m.inbox, m);
-    if (records.length === 0) return;
-    m.pendingMail.push(...records);
-    await this.#deliverMail(m);
-  }
-
-  /**
-   * Delivers pending mail into the child (R24): a working teammate is steered; an idle one is
-   * woken with one prompt carrying all pending mail (with the role prompt if it never had one).
-   * A starting teammate gets it once it settles. A wake reopens the report gate (R27).
-   */
-  async #deliverMail(m: Member): Promise<void> {
-    if (m.delivering || !m.living || !m.proc || m.pendingMail.length === 0) return;
-    if (m.status !== "idle" && m.status !== "working") return;
-    m.delivering = true;
-    const mail = m.pendingMail.splice(0);
-    let sent = false;
-    try {
-      if (m.status === "working") {
-        const via = await this.#steer(m, mail.map(mailText).join("\n\n"));
-        this.#o.mailDelivered?.({ teammate: m.name, via, records: mail, at: this.#o.now() });
-        sent = true;
-      } else {
-        const role = m.rolePending ? m.agent.prompt : undefined;
-        await m.proc.child.prompt(wakeText(mail, role), { streamingBehavior: "followUp" });
-        m.rolePending = false;
-        m.gate = reopenGate(m.gate);
-        this.#o.mailDelivered?.({ teammate: m.name, via: "wake", records: mail, at: this.#o.now() });
-        await this.#setStatus(m, "working");
-        sent = true;
-      }
-    } catch (error) {
-      m.pendingMail.unshift(...mail); // nothing is lost: the next settle retries
-      this.#note(`delivery to ${m.name} deferred: ${error instanceof Error ? error.message : String(error)}`, m);
-    } finally {
-      m.delivering = false;
-    }
-    // Mail read while this delivery was in flight found `delivering` set and only queued itself:
-    // send it now, to a working teammate too, or it waits for the end of the run (bench/route-latency.ts).
-    if (m.pendingMail.length > 0 && (sent || m.status === "idle")) await this.#deliverMail(m);
-  }
-
-  /**
-   * Puts text into a working child's run as a steering message. Sent as a `prompt` with
-   * streamingBehavior "steer", not as a `steer` command: when the run has just ended (the harness
-   * has not seen its agent_settled yet) a `steer` would wait in Pi's queue for some later prompt,
-   * while this prompt starts a new run at once (disposition `started`: a wake, which reopens the
-   * report gate, R27).
-   */
-  async #steer(m: Member, text: string): Promise<"steer" | "wake"> {
-    const r = await m.proc!.child.prompt(text, { streamingBehavior: "steer" });
-    if (r.disposition !== "started") return "steer";
-    m.gate = reopenGate(m.gate);
-    return "wake";
+    void this.#enqueue(m, async () => {
+      const records = await this.#readMailbox(m.outbox, m);
+      const claim = this.#o.openClaim?.(m);
+      return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
+    });
   }
 
   /** New records of one mailbox; problems become notes, never throws (a bad file is skipped). */
@@ -405,35 +477,6 @@ export class LeaderHarness {
     }
   }
 
-  /** The child closed (L21): drain its outbox, mark it stopped, and report a crash (R56). */
-  async #onClose(m: Member): Promise<void> {
-    try {
-      await this.#closeMember(m);
-    } finally {
-      m.markClosed(); // shutdown() and close() wait on this: it must resolve whatever failed
-    }
-  }
-
-  async #closeMember(m: Member): Promise<void> {
-    for (const dispose of m.disposers.splice(0)) dispose();
-    await this.#drainOutbox(m);
-    await this.#setStatus(m, "stopped");
-    const proc = m.proc;
-    if (!m.requestedShutdown && proc) {
-      this.#hook(() => this.#o.onGone?.(m, "crash"), m);
-      const exit = await proc.exited;
-      const body = crashText({
-        name: m.name,
-        agent: m.agent.name,
-        how: exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`,
-        undelivered: m.pendingMail.length,
-        log: proc.stderrLogPath,
-        stderrTail: proc.stderrTail(2048).trim(),
-      });
-      this.event("teammate_crashed", m.name, body);
-    }
-  }
-
   /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
   #hook(call: () => void, m: Member): void {
     try {
@@ -443,15 +486,18 @@ export class LeaderHarness {
     }
   }
 
-  async #setStatus(m: Member, status: TeammateStatus): Promise<void> {
-    if (m.status === status || m.status === "stopped") return;
-    m.status = status;
-    this.#rosterChangedAt = this.#o.now();
-    await this.#writeRoster();
+  #changed(): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.#note(`listener failed: ${String(error)}`);
+      }
+    }
   }
 
   async #writeRoster(): Promise<void> {
-    if (this.#closing && this.members().every((m) => !m.living)) return;
+    if (this.#closed || (this.#closing && this.members().every((m) => !m.living))) return;
     const roster: RosterFile = {
       v: ROSTER_FORMAT_VERSION,
       updatedAt: this.#rosterChangedAt,
@@ -475,3 +521,4 @@ export class LeaderHarness {
     this.#o.note?.({ at: this.#o.now(), text, ...(m ? { teammate: m.name } : {}) });
   }
 }
+

@@ -1,12 +1,15 @@
 import type { AgentDefinition } from "../agents/index.ts";
 import type { InboxRecord, inboxCursor, outboxCursor } from "../mail/index.ts";
 import type { PiChild } from "../process/index.ts";
-import type { ReportGate, TeammateStatus } from "./routing.ts";
+import { initialState, isQuiet, occupies, statusOf } from "./lifecycle.ts";
+import type { DirectAssignment, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
+import type { TeammateStatus } from "./routing.ts";
 import type { ModelRef } from "./spawn-plan.ts";
 
 /**
- * One incarnation of a teammate as the leader's harness tracks it. Created at spawn, never
- * reused: a respawn under the same name is a new Member with a new spawn id (R47).
+ * One incarnation of a teammate as the leader's harness tracks it: fixed facts, the process, and
+ * `state`, which only the harness's event queue changes, through the pure `transition`. Created
+ * at spawn, never reused: a respawn under the same name is a new Member with a new spawn id (R47).
  */
 export class Member {
   readonly name: string;
@@ -16,28 +19,14 @@ export class Member {
   readonly resources: string[];
   readonly model: ModelRef | undefined;
   readonly startedAt: number;
+  readonly facts: TeammateFacts;
   /** Cursors live per name, not per incarnation: a respawn must not re-read delivered mail. */
   readonly outbox: ReturnType<typeof outboxCursor>;
   readonly inbox: ReturnType<typeof inboxCursor>;
-  status: TeammateStatus = "starting";
+  state: TeammateState;
   proc: PiChild | undefined;
-  gate: ReportGate;
-  /** Mail read from the inbox file and not yet delivered into the child. */
-  pendingMail: InboxRecord[] = [];
-  /**
-   * The direct assignment (R15, R49): `open` from a kickoff until its terminal report, then
-   * `closed` until the leader sends `reopen`, which makes it `none` again; `none` for a
-   * teammate spawned idle. Any value but `none` keeps the teammate off the board.
-   */
-  direct: "none" | "open" | "closed" = "none";
-  /** The error message of the current run's failed model call, if any (reset at agent_start). */
-  runError: string | undefined = undefined;
-  /** The role prompt still has to go out with the first prompt. */
-  rolePending = true;
-  /** A wake or steer is in flight; another delivery waits for it. */
-  delivering = false;
-  /** Set before any stop the leader asked for, so the close is not reported as a crash (L22). */
-  requestedShutdown = false;
+  /** The tail of the event queue: every event of this incarnation is applied in order. */
+  queue: Promise<void> = Promise.resolve();
   /** Listeners to release when the child closes. */
   readonly disposers: (() => void)[] = [];
   /** Resolves once the harness has finished handling the child's close. */
@@ -52,6 +41,7 @@ export class Member {
     resources: string[];
     model: ModelRef | undefined;
     startedAt: number;
+    log: string;
     outbox: ReturnType<typeof outboxCursor>;
     inbox: ReturnType<typeof inboxCursor>;
   }) {
@@ -62,13 +52,40 @@ export class Member {
     this.resources = input.resources;
     this.model = input.model;
     this.startedAt = input.startedAt;
-    this.gate = { spawnId: input.spawnId, closed: false };
+    this.facts = { name: input.name, agent: input.agent.name, role: input.agent.prompt, startedAt: input.startedAt, log: input.log };
+    this.state = initialState(input.spawnId, input.startedAt);
     this.outbox = input.outbox;
     this.inbox = input.inbox;
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
   }
 
+  /** Status as routing, the roster and the board see it. */
+  get status(): TeammateStatus {
+    return statusOf(this.state);
+  }
+
+  /** True until the child closed. */
   get living(): boolean {
-    return this.status !== "stopped";
+    return occupies(this.state);
+  }
+
+  /** Idle with no mail waiting and no prompt in flight: free for board work (R36). */
+  get quiet(): boolean {
+    return isQuiet(this.state);
+  }
+
+  /** The direct assignment; `none` once stopping or stopped. */
+  get direct(): DirectAssignment {
+    return this.state.phase === "stopped" ? "none" : this.state.life.direct;
+  }
+
+  /** A prompt or steer is in flight. */
+  get sending(): boolean {
+    return this.state.phase !== "stopped" && this.state.life.sending !== undefined;
+  }
+
+  /** Mail read and not yet written into the child. */
+  get pendingMail(): readonly InboxRecord[] {
+    return this.state.phase === "stopped" ? [] : this.state.life.mail;
   }
 }

@@ -6,7 +6,7 @@ import type { InboxRecord } from "../mail/index.ts";
  * nor forge another one (a fake <harness-event>) and pose as the harness or the user.
  */
 
-const WRAPPER_TAG = /<(\s*\/?\s*)(teammate-report|harness-event|teammate-mail|assignment|role)\b/gi;
+const WRAPPER_TAG = /<(\s*\/?\s*)(teammate-report|harness-event|harness-reminder|teammate-mail|assignment|role)\b/gi;
 
 function guard(body: string): string {
   return body.replace(WRAPPER_TAG, "&lt;$1$2");
@@ -77,5 +77,32 @@ export function runFailedText(name: string, error: string, log: string): string 
     `Teammate ${name}'s run on its assignment ended on an error before a terminal report: ${error}`,
     `It is idle and still holds the assignment. Stderr log: ${log}`,
     "Steer it with send_message to retry, or shut it down and respawn it (check its agent's model).",
+  ].join("\n");
+}
+
+/**
+ * The one reminder to a teammate that went idle with its assignment unreported (L31). It is a
+ * harness prompt, so it carries no mail and does not reopen the report gate.
+ */
+export function reminderText(openClaim: string | undefined): string {
+  const finish = openClaim
+    ? `You still hold board task \`${openClaim}\`: finish it with task_submit({ taskId: "${openClaim}", status: "completed", result }) or release it with status "failed" and the reason.`
+    : 'Your assignment has no terminal report yet: finish it with send_message({ to: "leader", message, status: "completed" }) or status "failed" with the reason.';
+  return [
+    "<harness-reminder>",
+    `Your run ended without a terminal report. ${finish}`,
+    "This is the only reminder; if you go idle again without one, the leader is told.",
+    "</harness-reminder>",
+  ].join("\n");
+}
+
+/** The body of the harness event for a teammate that idled twice without a terminal report (L31). */
+export function noReportText(c: { name: string; openClaim: string | undefined; lastText: string }): string {
+  const what = c.openClaim ? `board task ${c.openClaim} (still claimed, not submitted)` : "its direct assignment";
+  const tail = c.lastText.trim() === "" ? "(it wrote no text)" : guard(c.lastText.trim().slice(-1500));
+  return [
+    `Teammate ${c.name} went idle twice without a terminal report on ${what}; it was reminded once and is not reminded again.`,
+    `The tail of its last assistant text:\n${tail}`,
+    `Decide: steer it with send_message, give it a new assignment (reopen: true), or shut it down.`,
   ].join("\n");
 }

@@ -1,0 +1,118 @@
+import { join } from "node:path";
+import { resolveNoticePace, type Board } from "../board/index.ts";
+import { resolvePiCli } from "../process/index.ts";
+import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
+import { resolveHeartbeat } from "../team/heartbeat.ts";
+import type { Member } from "../team/member.ts";
+import type { ModelRef } from "../team/spawn-plan.ts";
+import { BoardHost, type BoardMate } from "./board-host.ts";
+import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
+import { NoteLog } from "./notes.ts";
+
+/** What a session's team needs from the Pi session that runs it. */
+export interface TeamSessionOptions {
+  sessionFile: string | undefined;
+  cwd: string;
+  packageDir: string;
+  env: NodeJS.ProcessEnv;
+  trusted: () => boolean;
+  leaderModel: () => ModelRef | undefined;
+  /** Starts one leader follow-up turn. Must not throw. */
+  deliver: (d: LeaderDelivery) => void;
+}
+
+/**
+ * One Pi session's team: the harness and the board, wired to each other through this object
+ * instead of closures over `let`s. Built at `session_start`, closed at `session_shutdown`; a
+ * closed session's harness ignores every late callback (L29).
+ */
+export class TeamSession {
+  readonly harness: LeaderHarness;
+  readonly board: BoardHost;
+  readonly notes: NoteLog;
+  /** The board's key and path, for tool results. */
+  readonly boardLabel: string;
+  /** Problems with PI_TEAMMATE_* variables, for the user. */
+  readonly warnings: string[];
+
+  constructor(o: TeamSessionOptions) {
+    const key = sessionKey(o.sessionFile, o.cwd);
+    const dir = agentDir(o.env);
+    const boardPaths = boardLayout(dir, key);
+    const layout = runtimeLayout(dir, key);
+    const piCli = resolvePiCli();
+    this.notes = new NoteLog({ file: join(layout.logDir, "harness.log") });
+    const note = (text: string): void => this.notes.add(text);
+    const pace = resolveNoticePace(o.env.PI_TEAMMATE_NOTICE_PACE_MS);
+    const heartbeat = resolveHeartbeat(o.env);
+    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings];
+    this.boardLabel = `${key} (${boardPaths.board})`;
+    this.harness = new LeaderHarness({
+      cwd: o.cwd,
+      layout,
+      boardDir: boardPaths.root,
+      agentDir: dir,
+      piCli,
+      packageDir: o.packageDir,
+      env: o.env,
+      trusted: o.trusted,
+      leaderModel: o.leaderModel,
+      deliver: o.deliver,
+      heartbeat: heartbeat.config,
+      note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
+      onIdle: () => this.board.offerWork(),
+      onGone: (m, reason) => this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason),
+      openClaim: (m) => openClaimOf(this.board.board, m),
+    });
+    this.board = new BoardHost({
+      layout: boardPaths,
+      cwd: o.cwd,
+      piCli,
+      env: o.env,
+      mates: () => this.harness.members().filter((m) => m.status !== "stopped").map(boardMate),
+      tell: (to, text) => this.harness.tell(to, text),
+      escalate: (taskId, text) => this.harness.event("verify_escalation", taskId, text),
+      teamModel: o.leaderModel,
+      note,
+      paceMs: pace.paceMs,
+    });
+  }
+
+  /** Starts the harness (takes the session lock), then the board. @throws TeamError `locked`. */
+  async start(): Promise<void> {
+    await this.harness.start();
+    await this.board.start();
+  }
+
+  /**
+   * Harness first: stopping its teammates releases their claims on the board (R21), which the
+   * board's close then writes. Idempotent.
+   */
+  async close(): Promise<void> {
+    await this.harness.close();
+    await this.board.close();
+  }
+}
+
+/** The board task `m` holds as `claimed`: work it still owes a submission for (L31). */
+function openClaimOf(board: Board, m: Member): string | undefined {
+  for (const task of board.tasks.values()) {
+    const s = task.state;
+    if (s.status === "claimed" && s.holding.holder.name === m.name && s.holding.holder.spawnId === m.spawnId) return task.id;
+  }
+  return undefined;
+}
+
+/** The board's view of a living teammate. */
+function boardMate(m: Member): BoardMate {
+  return {
+    name: m.name,
+    spawnId: m.spawnId,
+    // A wake in flight (or mail waiting for one) means the teammate is busy with that mail, e.g.
+    // a notice: until it really idles, its offered task must not go to another teammate (R36).
+    idle: m.quiet,
+    hasAssignment: m.direct !== "none",
+    assignmentResources: m.direct === "open" ? m.resources : undefined,
+    roleVerify: m.agent.verify,
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Plain data of the teammate lifecycle (style practice 3): the state of one incarnation as a
+ * discriminated union, the events the shell feeds it, and the effects the shell carries out.
+ * Times are epoch milliseconds from the caller's clock; the core never reads a clock itself.
+ */
+import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
+import type { ReportGate } from "./routing.ts";
+
+/**
+ * The direct assignment (R15, R49): `open` from a kickoff until its terminal report, then
+ * `closed` until the leader sends `reopen`, which makes it `none` again. Anything but `none`
+ * keeps the teammate off the board.
+ */
+export type DirectAssignment = "none" | "open" | "closed";
+
+/**
+ * L31 per assignment: `none` until the teammate first idles with its work unreported, `reminded`
+ * after the one reminder, `escalated` after the one leader event. `claim` is the board task it
+ * was for (undefined: the direct assignment); another claim, a kickoff or a reopen starts over.
+ */
+export interface Reminder {
+  readonly step: "none" | "reminded" | "escalated";
+  readonly claim?: string;
+}
+
+/** Heartbeat bookkeeping (R52, R53, L4). Lifetime totals survive every phase. */
+export interface Activity {
+  /** Last RPC output of the child or prompt delivered to it (ms): the silence starts here. */
+  readonly lastOutputAt: number;
+  /** True once the model produced anything (text, thinking, a tool call, usage) in this lifetime. */
+  readonly modelOutput: boolean;
+  /** Tool executions started and not yet ended. */
+  readonly toolsRunning: number;
+  /** Lifetime tokens and cost (USD) from assistant `message_end` usage. */
+  readonly tokens: number;
+  readonly cost: number;
+  /** Set once this silence episode was noticed; cleared by output or a prompt delivery. */
+  readonly noticed: boolean;
+}
+
+/** A prompt or steer in flight: its RPC answer comes back as a `sent` event with this ticket. */
+export interface Sending {
+  readonly ticket: number;
+  readonly kind: SendKind;
+  /** Mail it carries; put back in front of the pending mail when the send fails. */
+  readonly mail: readonly InboxRecord[];
+  /** The leader's `send_message` waiting for this steer, if any. */
+  readonly leaderMessageId?: number;
+}
+
+/** What a prompt to the child is for. */
+export type SendKind = "kickoff" | "wake" | "steer" | "leader_steer" | "reminder";
+
+/** What every living variant has. */
+export interface Life {
+  /** The report latch (R27, R47). */
+  readonly gate: ReportGate;
+  readonly direct: DirectAssignment;
+  readonly reminder: Reminder;
+  /** The role prompt still has to go out with the first prompt. */
+  readonly rolePending: boolean;
+  /** Mail read and not yet written into the child. */
+  readonly mail: readonly InboxRecord[];
+  readonly sending: Sending | undefined;
+  readonly activity: Activity;
+  /** Text of the last assistant message, for the L31 event. */
+  readonly lastText: string;
+  /** Sends issued so far; the next send's ticket. */
+  readonly tickets: number;
+}
+
+/** How a child's process ended. */
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+/**
+ * One incarnation's lifecycle. `starting` until its child answers; `idle` (no run) and
+ * `working` (a run is active; `runError` is its failed model call, if any); `stopping` once a
+ * stop was requested (L22: its close is no crash); `stopped` for good, with the exit.
+ */
+export type TeammateState =
+  | { readonly phase: "starting"; readonly life: Life }
+  | { readonly phase: "idle"; readonly life: Life }
+  | { readonly phase: "working"; readonly life: Life; readonly runError: string | undefined }
+  | { readonly phase: "stopping"; readonly life: Life }
+  | { readonly phase: "stopped"; readonly exit: ExitInfo; readonly requested: boolean; readonly undelivered: number };
+
+/** The phase names. */
+export type TeammatePhase = TeammateState["phase"];
+
+/** What the child's RPC output means for the heartbeat (see `classifyOutput`). */
+export type OutputKind = "model" | "tool_start" | "tool_end" | "other";
+
+/** What the core is told. Every event is for one incarnation; the shell routes by spawn id. */
+export type TeammateEvent =
+  /** The child answered `get_state`; `kickoff` is the first assignment, if any. */
+  | { readonly type: "ready"; readonly kickoff?: string }
+  | { readonly type: "run_started" }
+  /** Any RPC output: re-arms the heartbeat (R52). */
+  | { readonly type: "output"; readonly kind: OutputKind }
+  /** An assistant `message_end`: its text, usage and model error, if any. */
+  | { readonly type: "assistant_message"; readonly text: string; readonly tokens: number; readonly cost: number; readonly error?: string }
+  /**
+   * The run settled (the outbox was drained first). `openClaim` is a board task this teammate
+   * holds as `claimed` (not in review or parked), i.e. work it still owes a submission for.
+   */
+  | { readonly type: "run_settled"; readonly openClaim?: string }
+  | { readonly type: "outbox"; readonly records: readonly OutboxRecord[] }
+  | { readonly type: "mail"; readonly records: readonly InboxRecord[] }
+  /** The leader's `send_message` to this teammate; `reopen` starts a new assignment (R15). */
+  | { readonly type: "leader_message"; readonly id: number; readonly record: InboxRecord; readonly reopen: boolean }
+  /** The answer to a prompt or steer; `started` means a steer began a new run (a wake). */
+  | { readonly type: "sent"; readonly ticket: number; readonly ok: true; readonly started: boolean }
+  | { readonly type: "sent"; readonly ticket: number; readonly ok: false; readonly error: string }
+  | { readonly type: "stop_requested" }
+  /** The child closed (L21), its outbox drained; `stderrTail` quotes its last stderr lines. */
+  | { readonly type: "closed"; readonly exit: ExitInfo; readonly stderrTail: string }
+  | { readonly type: "tick" };
+
+/** A harness event for the leader's model (R30): its own follow-up turn. */
+export interface HarnessEventOut {
+  readonly type: string;
+  readonly body: string;
+}
+
+/** Plain-data instructions for the shell, carried out in order. */
+export type TeammateEffect =
+  /** A prompt (`streamingBehavior` followUp) or steer into the child; answer with `sent`. */
+  | { readonly type: "send"; readonly ticket: number; readonly kind: SendKind; readonly text: string; readonly mail: readonly InboxRecord[] }
+  /** One accepted report: its own leader turn (R26). */
+  | { readonly type: "deliver_report"; readonly record: OutboxRecord }
+  | { readonly type: "harness_event"; readonly event: HarnessEventOut }
+  /** A health notice (R31, R52, R53): a leader turn, never a routing suffix. */
+  | { readonly type: "health"; readonly title: string; readonly body: string }
+  /** The leader's `send_message` result, or: append it to the inbox (queued) and answer then. */
+  | { readonly type: "leader_result"; readonly id: number; readonly result: "steered" }
+  | { readonly type: "queue_leader_message"; readonly id: number; readonly record: InboxRecord }
+  | { readonly type: "mail_delivered"; readonly via: "steer" | "wake"; readonly records: readonly InboxRecord[] }
+  | { readonly type: "write_roster" }
+  /** The teammate is idle with nothing pending: offer it board work (R36). */
+  | { readonly type: "board_idle" }
+  /** It is going away: release its claims (R21, R56). */
+  | { readonly type: "board_gone"; readonly reason: "shutdown" | "crash" }
+  | { readonly type: "stop_process" }
+  | { readonly type: "note"; readonly text: string };
+
+/** Outcome of one transition. */
+export interface Step {
+  readonly state: TeammateState;
+  readonly effects: TeammateEffect[];
+}
+
+/** What the core needs to know about the incarnation besides its state. */
+export interface TeammateFacts {
+  readonly name: string;
+  readonly agent: string;
+  /** The role prompt, sent with the first prompt. */
+  readonly role: string;
+  readonly startedAt: number;
+  /** Where its stderr goes, for crash and failure texts. */
+  readonly log: string;
+}
+
+/** Heartbeat thresholds (R52, R53), ms; 0 disables. `stallMs` 0 disables both tiers. */
+export interface HeartbeatConfig {
+  readonly stallMs: number;
+  readonly silentMs: number;
+}

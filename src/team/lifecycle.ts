@@ -1,0 +1,273 @@
+/**
+ * The teammate lifecycle as one pure transition (style practices 2, 3): `transition(state, event,
+ * now, ctx)` returns the next state and the effects for the shell (src/leader/harness.ts). Rules
+ * live here and nowhere else: delivery of mail (R24, R27), reports (R26, R47), the direct
+ * assignment (R15, R49), rescue of runs that end without a report (L31), heartbeats (R52, R53),
+ * and the end of an incarnation (R21, R30, R56, L22).
+ */
+import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
+import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
+import { crashText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
+import { admitReport, reopenGate, type TeammateStatus } from "./routing.ts";
+import type { InboxRecord } from "../mail/index.ts";
+
+export type * from "./lifecycle-types.ts";
+
+/** What a transition needs besides state and event. */
+export interface TransitionContext {
+  readonly facts: TeammateFacts;
+  readonly heartbeat: HeartbeatConfig;
+}
+
+/** A new incarnation, `starting`, its silence counted from `now` (ms). */
+export function initialState(spawnId: string, now: number): TeammateState {
+  return {
+    phase: "starting",
+    life: {
+      gate: { spawnId, closed: false },
+      direct: "none",
+      reminder: { step: "none" },
+      rolePending: true,
+      mail: [],
+      sending: undefined,
+      activity: { lastOutputAt: now, modelOutput: false, toolsRunning: 0, tokens: 0, cost: 0, noticed: false },
+      lastText: "",
+      tickets: 0,
+    },
+  };
+}
+
+/** The status routing, the roster and the board see (a stopping teammate is no longer a target). */
+export function statusOf(s: TeammateState): TeammateStatus {
+  return s.phase === "stopping" ? "stopped" : s.phase;
+}
+
+/** True until the child has closed: the name and a place among the 8 stay taken (R19, R22). */
+export function occupies(s: TeammateState): boolean {
+  return s.phase !== "stopped";
+}
+
+/** Idle with nothing in flight or waiting: the board may offer it work (R36). */
+export function isQuiet(s: TeammateState): boolean {
+  return s.phase === "idle" && s.life.sending === undefined && s.life.mail.length === 0;
+}
+
+type Living = Exclude<TeammateState, { phase: "stopped" }>;
+
+function withLife(s: Living, life: Life): Living {
+  return { ...s, life };
+}
+
+/** A step that stays in a living phase. */
+interface LivingStep {
+  readonly state: Living;
+  readonly effects: TeammateEffect[];
+}
+
+/**
+ * Starts a send carrying `mail` (taken off the pending mail by the caller); the caller has
+ * checked that nothing is in flight.
+ */
+function send(s: Living, kind: SendKind, text: string, mail: readonly InboxRecord[], leaderMessageId?: number): LivingStep {
+  const ticket = s.life.tickets + 1;
+  const sending: Sending = { ticket, kind, mail, ...(leaderMessageId === undefined ? {} : { leaderMessageId }) };
+  const next = withLife(s, { ...s.life, tickets: ticket, sending });
+  const deliverable = leaderMessageId === undefined ? mail : [];
+  return { state: next, effects: [{ type: "send", ticket, kind, text, mail: deliverable }] };
+}
+
+/**
+ * Writes pending mail into the child when nothing else is in flight: an idle teammate is woken
+ * with one prompt carrying all of it (with the role prompt the first time), a working one is
+ * steered (R24). A starting teammate gets it once it is ready or its kickoff run settles.
+ */
+function pump(s: Living, ctx: TransitionContext): LivingStep {
+  const { life } = s;
+  if (life.sending || life.mail.length === 0) return { state: s, effects: [] };
+  if (s.phase === "idle") {
+    const text = wakeText(life.mail, life.rolePending ? ctx.facts.role : undefined);
+    return send(withLife(s, { ...life, mail: [], rolePending: false }), "wake", text, life.mail);
+  }
+  if (s.phase === "working") return send(withLife(s, { ...life, mail: [] }), "steer", life.mail.map(mailText).join("\n\n"), life.mail);
+  return { state: s, effects: [] };
+}
+
+/** After the state settled idle: deliver mail, else tell the board it is free. */
+function idleStep(s: Living, ctx: TransitionContext, effects: TeammateEffect[]): LivingStep {
+  const pumped = pump(s, ctx);
+  const more: TeammateEffect[] = isQuiet(pumped.state) ? [{ type: "board_idle" }] : [];
+  return { state: pumped.state, effects: [...effects, ...pumped.effects, ...more] };
+}
+
+function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionContext): Step {
+  if (s.phase === "stopping") return { state: s, effects: [] };
+  const runError = s.phase === "working" ? s.runError : undefined;
+  const idle: Living = { phase: "idle", life: s.life };
+  const effects: TeammateEffect[] = s.phase === "idle" ? [] : [{ type: "write_roster" }];
+  const { life } = s;
+  const owes = life.direct === "open" || openClaim !== undefined;
+  // A reminder belongs to one assignment: a claim other than the one reminded about starts over.
+  const reminder = life.reminder.claim === openClaim ? life.reminder.step : "none";
+  if (runError !== undefined && life.direct === "open") {
+    // The assignment's run died on a model error: a reminder would fail the same way.
+    effects.push({ type: "harness_event", event: { type: "teammate_run_failed", body: runFailedText(ctx.facts.name, runError, ctx.facts.log) } });
+    return idleStep(idle, ctx, effects);
+  }
+  // Mail first: it may be the very answer the teammate waits for; a reminder can wait a settle.
+  if (!owes || life.mail.length > 0 || life.sending || reminder === "escalated") return idleStep(idle, ctx, effects);
+  const about = openClaim === undefined ? {} : { claim: openClaim };
+  if (reminder === "none") {
+    const step = send(withLife(idle, { ...life, reminder: { step: "reminded", ...about } }), "reminder", reminderText(openClaim), []);
+    return { state: step.state, effects: [...effects, ...step.effects] };
+  }
+  effects.push({
+    type: "harness_event",
+    event: { type: "teammate_no_report", body: noReportText({ name: ctx.facts.name, openClaim, lastText: life.lastText }) },
+  });
+  return idleStep(withLife(idle, { ...life, reminder: { step: "escalated", ...about } }), ctx, effects);
+}
+
+function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: number, ctx: TransitionContext): Step {
+  const sending = s.life.sending;
+  if (!sending || sending.ticket !== e.ticket) return { state: s, effects: [{ type: "note", text: `answer to send #${e.ticket} ignored (not in flight)` }] };
+  let life: Life = { ...s.life, sending: undefined };
+  const effects: TeammateEffect[] = [];
+  if (!e.ok) {
+    effects.push({ type: "note", text: `${sending.kind} to ${ctx.facts.name} failed: ${e.error}` });
+    const record = sending.mail[0];
+    if (sending.leaderMessageId !== undefined && record) {
+      // The steer did not happen: the leader's message goes to the inbox, for the next wake.
+      effects.push({ type: "queue_leader_message", id: sending.leaderMessageId, record });
+    } else {
+      life = { ...life, mail: [...sending.mail, ...life.mail] }; // nothing is lost: the next settle retries
+    }
+    return { state: withLife(s, life), effects };
+  }
+  life = { ...life, activity: afterOutput(life.activity, "other", now) }; // a prompt delivery re-arms (R52)
+  // A wake, or a steer that started a new run because the last one had just ended, reopens the gate (R27).
+  const woke = sending.kind === "wake" || ((sending.kind === "steer" || sending.kind === "leader_steer") && e.started);
+  if (woke) life = { ...life, gate: reopenGate(life.gate) };
+  if (sending.leaderMessageId !== undefined) {
+    effects.push({ type: "leader_result", id: sending.leaderMessageId, result: "steered" });
+    effects.push({ type: "note", text: `leader → ${ctx.facts.name}: ${e.started ? "steered into a new run (the last one had just ended)" : "steered"}` });
+  } else if (sending.mail.length > 0) {
+    effects.push({ type: "mail_delivered", via: sending.kind === "wake" || e.started ? "wake" : "steer", records: sending.mail });
+  }
+  let next: Living = withLife(s, life);
+  if (next.phase === "idle" && (sending.kind === "wake" || sending.kind === "reminder")) {
+    next = { phase: "working", life, runError: undefined };
+    effects.push({ type: "write_roster" });
+  }
+  const pumped = pump(next, ctx);
+  return { state: pumped.state, effects: [...effects, ...pumped.effects] };
+}
+
+function onLeaderMessage(s: Living, e: Extract<TeammateEvent, { type: "leader_message" }>): Step {
+  let life = s.life;
+  if (e.reopen) life = { ...life, gate: reopenGate(life.gate), direct: "none", reminder: { step: "none" } };
+  const next = withLife(s, life);
+  // The record rides on the send so a failed steer can fall back to the inbox.
+  if (next.phase === "working" && !life.sending) return send(next, "leader_steer", mailText(e.record), [e.record], e.id);
+  return { state: next, effects: [{ type: "queue_leader_message", id: e.id, record: e.record }] };
+}
+
+function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx: TransitionContext): Step {
+  let life = s.life;
+  const effects: TeammateEffect[] = [];
+  for (const record of e.records) {
+    // The file name is the authority on the sender; a record naming someone else is forged.
+    if (record.from.toLowerCase() !== ctx.facts.name.toLowerCase()) {
+      effects.push({ type: "note", text: `outbox of ${ctx.facts.name} holds a record from "${record.from}"; dropped` });
+      continue;
+    }
+    const decision = admitReport(life.gate, record);
+    life = { ...life, gate: decision.gate };
+    if (!decision.deliver) {
+      effects.push({ type: "note", text: `report from ${record.from} dropped: ${decision.reason}` });
+      continue;
+    }
+    if (decision.terminal && life.direct === "open") life = { ...life, direct: "closed" };
+    effects.push({ type: "deliver_report", record });
+  }
+  return { state: withLife(s, life), effects };
+}
+
+function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx: TransitionContext): Step {
+  const requested = s.phase === "stopping";
+  const undelivered = s.life.mail.length + (s.life.sending?.mail.length ?? 0);
+  const state: TeammateState = { phase: "stopped", exit: e.exit, requested, undelivered };
+  const effects: TeammateEffect[] = [{ type: "write_roster" }];
+  if (!requested) {
+    const how = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
+    effects.unshift({ type: "board_gone", reason: "crash" });
+    effects.push({
+      type: "harness_event",
+      event: { type: "teammate_crashed", body: crashText({ name: ctx.facts.name, agent: ctx.facts.agent, how, undelivered, log: ctx.facts.log, stderrTail: e.stderrTail }) },
+    });
+  }
+  return { state, effects };
+}
+
+/**
+ * One step of one incarnation at `now` (ms). Events that make no sense in the current phase are
+ * ignored (a late RPC event after a close, a tick for an idle teammate); they never throw.
+ */
+export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx: TransitionContext): Step {
+  if (s.phase === "stopped") {
+    // Late events of a closed child are ignored (L29); a leader message raced the close: queue it.
+    const effects: TeammateEffect[] = e.type === "leader_message" ? [{ type: "queue_leader_message", id: e.id, record: e.record }] : [];
+    return { state: s, effects };
+  }
+  switch (e.type) {
+    case "ready": {
+      if (s.phase !== "starting") return { state: s, effects: [] };
+      if (e.kickoff === undefined) return idleStep({ phase: "idle", life: s.life }, ctx, [{ type: "write_roster" }]);
+      const life: Life = { ...s.life, direct: "open", reminder: { step: "none" }, rolePending: false, activity: afterOutput(s.life.activity, "other", now) };
+      return send(withLife(s, life), "kickoff", kickoffText(ctx.facts.role, e.kickoff), []);
+    }
+    case "run_started": {
+      if (s.phase === "stopping") return { state: s, effects: [] };
+      const effects: TeammateEffect[] = s.phase === "working" ? [] : [{ type: "write_roster" }];
+      const pumped = pump({ phase: "working", life: s.life, runError: undefined }, ctx);
+      return { state: pumped.state, effects: [...effects, ...pumped.effects] };
+    }
+    case "output":
+      return { state: withLife(s, { ...s.life, activity: afterOutput(s.life.activity, e.kind, now) }), effects: [] };
+    case "assistant_message": {
+      const a = s.life.activity;
+      const life: Life = { ...s.life, lastText: e.text.trim() === "" ? s.life.lastText : e.text, activity: { ...a, tokens: a.tokens + e.tokens, cost: a.cost + e.cost } };
+      if (s.phase === "working") return { state: { ...s, life, runError: e.error ?? s.runError }, effects: [] };
+      return { state: withLife(s, life), effects: [] };
+    }
+    case "run_settled":
+      return onSettled(s, e.openClaim, ctx);
+    case "outbox":
+      return onOutbox(s, e, ctx);
+    case "mail": {
+      const next = withLife(s, { ...s.life, mail: [...s.life.mail, ...e.records] });
+      return s.phase === "stopping" ? { state: next, effects: [] } : pump(next, ctx);
+    }
+    case "leader_message":
+      if (s.phase === "stopping") return { state: s, effects: [{ type: "queue_leader_message", id: e.id, record: e.record }] };
+      return onLeaderMessage(s, e);
+    case "sent":
+      return onSent(s, e, now, ctx);
+    case "stop_requested":
+      if (s.phase === "stopping") return { state: s, effects: [] };
+      return { state: { phase: "stopping", life: s.life }, effects: [{ type: "board_gone", reason: "shutdown" }, { type: "stop_process" }] };
+    case "closed":
+      return onClosed(s, e, ctx);
+    case "tick": {
+      if (s.phase !== "working" && s.phase !== "starting") return { state: s, effects: [] };
+      const tier = stallDue(s.life.activity, ctx.heartbeat, now);
+      if (!tier) return { state: s, effects: [] };
+      const notice = stallNotice(ctx.facts, s.life.activity, tier, now);
+      const life: Life = { ...s.life, activity: { ...s.life.activity, noticed: true } };
+      return { state: withLife(s, life), effects: [{ type: "health", ...notice }] };
+    }
+    default: {
+      const never: never = e;
+      throw new Error(`unknown teammate event ${JSON.stringify(never)}`);
+    }
+  }
+}

@@ -1,0 +1,317 @@
+import { describe, expect, it } from "vitest";
+import { makeInboxRecord, type OutboxRecord } from "../../../src/mail/index.ts";
+import { initialState, isQuiet, statusOf, transition, type TeammateEffect, type TeammateEvent, type TeammateState, type TransitionContext } from "../../../src/team/lifecycle.ts";
+
+const SPAWN = "11111111-1111-4111-8111-111111111111";
+const ctx: TransitionContext = {
+  facts: { name: "alice", agent: "worker", role: "You are a worker.", startedAt: 0, log: "/tmp/alice.log" },
+  heartbeat: { stallMs: 0, silentMs: 0 },
+};
+
+/** A teammate driven through `events` (each at its own `at`, default 1000 ms); all effects kept. */
+class Sim {
+  state: TeammateState = initialState(SPAWN, 0);
+  effects: TeammateEffect[] = [];
+  constructor(readonly c: TransitionContext = ctx) {}
+  apply(e: TeammateEvent, at = 1000): TeammateEffect[] {
+    const step = transition(this.state, e, at, this.c);
+    this.state = step.state;
+    this.effects.push(...step.effects);
+    return step.effects;
+  }
+  /** The ticket of the send in flight. */
+  get ticket(): number {
+    const s = this.state;
+    if (s.phase === "stopped" || !s.life.sending) throw new Error("nothing in flight");
+    return s.life.sending.ticket;
+  }
+  answer(started = false): TeammateEffect[] {
+    return this.apply({ type: "sent", ticket: this.ticket, ok: true, started });
+  }
+}
+
+const types = (effects: TeammateEffect[]) => effects.map((e) => e.type);
+const mail = (body: string, from = "bob") => makeInboxRecord({ from, to: "alice", body }, 5);
+const report = (status: OutboxRecord["status"], body = "r", spawnId = SPAWN): OutboxRecord =>
+  ({ v: 1, id: `m-${body}-${status}`, at: 5, from: "alice", spawnId, status, body }) as OutboxRecord;
+
+/** A teammate that was spawned with a kickoff and is working on it. */
+function working(c?: TransitionContext): Sim {
+  const sim = new Sim(c);
+  sim.apply({ type: "ready", kickoff: "Do the thing." });
+  sim.answer();
+  sim.apply({ type: "run_started" });
+  return sim;
+}
+
+describe("transitions", () => {
+  it("ready without a kickoff idles, writes the roster and offers board work", () => {
+    const sim = new Sim();
+    expect(types(sim.apply({ type: "ready" }))).toEqual(["write_roster", "board_idle"]);
+    expect(statusOf(sim.state)).toBe("idle");
+    expect(isQuiet(sim.state)).toBe(true);
+  });
+
+  it("ready with a kickoff sends the role and the assignment as one prompt and opens the direct assignment", () => {
+    const sim = new Sim();
+    const [send] = sim.apply({ type: "ready", kickoff: "Do the thing." });
+    expect(send).toMatchObject({ type: "send", kind: "kickoff" });
+    expect(send?.type === "send" && send.text).toMatch(/<role>[\s\S]*You are a worker[\s\S]*<assignment from="leader">[\s\S]*Do the thing/);
+    expect(sim.state.phase).toBe("starting");
+    expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("open");
+  });
+
+  it("run_started makes it working and the roster says so", () => {
+    const sim = working();
+    expect(statusOf(sim.state)).toBe("working");
+    expect(sim.effects.filter((e) => e.type === "write_roster")).toHaveLength(1);
+  });
+
+  it("a report is delivered; the first terminal one closes the direct assignment and suppresses later ones (R27)", () => {
+    const sim = working();
+    const out = sim.apply({ type: "outbox", records: [report("in_progress", "a"), report("in_progress", "a2"), report("completed", "b"), report("in_progress", "c")] });
+    expect(out.filter((e) => e.type === "deliver_report")).toHaveLength(3);
+    expect(out.at(-1)).toMatchObject({ type: "note", text: expect.stringContaining("after_terminal") });
+    expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("closed");
+  });
+
+  it("a report of another incarnation or naming another sender is dropped (R47)", () => {
+    const sim = working();
+    const forged = { ...report("completed"), from: "bob" } as OutboxRecord;
+    const out = sim.apply({ type: "outbox", records: [report("completed", "x", "22222222-2222-4222-8222-222222222222"), forged] });
+    expect(types(out)).toEqual(["note", "note"]);
+  });
+
+  it("mail to an idle teammate wakes it with one prompt (the role the first time) and reopens the gate", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" });
+    const [send] = sim.apply({ type: "mail", records: [mail("one"), mail("two")] });
+    expect(send).toMatchObject({ type: "send", kind: "wake" });
+    expect(send?.type === "send" && send.text).toMatch(/<role>[\s\S]*You have 2 new messages/);
+    expect(types(sim.answer())).toEqual(["mail_delivered", "write_roster"]);
+    expect(statusOf(sim.state)).toBe("working");
+    sim.apply({ type: "run_settled" });
+    const [again] = sim.apply({ type: "mail", records: [mail("three")] });
+    expect(again?.type === "send" && again.text).not.toMatch(/<role>/);
+  });
+
+  it("mail to a working teammate is steered", () => {
+    const sim = working();
+    expect(sim.apply({ type: "mail", records: [mail("hi")] })).toEqual([expect.objectContaining({ type: "send", kind: "steer" })]);
+    expect(sim.answer()).toEqual([expect.objectContaining({ type: "mail_delivered", via: "steer" })]);
+  });
+
+  it("mail to a starting teammate waits for its kickoff run", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready", kickoff: "k" });
+    sim.answer();
+    expect(sim.apply({ type: "mail", records: [mail("early")] })).toEqual([]);
+    expect(sim.apply({ type: "run_started" })).toEqual([{ type: "write_roster" }, expect.objectContaining({ type: "send", kind: "steer" })]);
+  });
+
+  it("the leader steers a working teammate (steered) and queues for an idle one", () => {
+    const sim = working();
+    const record = mail("go", "leader");
+    expect(sim.apply({ type: "leader_message", id: 7, record, reopen: false })).toEqual([expect.objectContaining({ type: "send", kind: "leader_steer" })]);
+    expect(sim.answer()).toContainEqual({ type: "leader_result", id: 7, result: "steered" });
+    sim.apply({ type: "outbox", records: [report("completed")] });
+    sim.apply({ type: "run_settled" });
+    expect(sim.apply({ type: "leader_message", id: 8, record, reopen: false })).toEqual([{ type: "queue_leader_message", id: 8, record }]);
+  });
+
+  it("a failed leader steer falls back to the inbox; failed mail goes back in front", () => {
+    const sim = working();
+    const record = mail("go", "leader");
+    sim.apply({ type: "leader_message", id: 1, record, reopen: false });
+    expect(types(sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "boom" }))).toEqual(["note", "queue_leader_message"]);
+    sim.apply({ type: "mail", records: [mail("m1")] });
+    sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "boom" });
+    expect(sim.state.phase !== "stopped" && sim.state.life.mail.map((r) => r.body)).toEqual(["m1"]);
+  });
+
+  it("reopen opens the gate and ends the direct assignment (R15)", () => {
+    const sim = working();
+    sim.apply({ type: "outbox", records: [report("completed")] });
+    sim.apply({ type: "run_settled" });
+    sim.apply({ type: "leader_message", id: 1, record: mail("next", "leader"), reopen: true });
+    expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("none");
+    expect(sim.apply({ type: "outbox", records: [report("completed", "again")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
+  });
+
+  it("a requested stop releases the board before the process is signalled; its close is no crash (L22)", () => {
+    const sim = working();
+    expect(types(sim.apply({ type: "stop_requested" }))).toEqual(["board_gone", "stop_process"]);
+    expect(sim.effects).toContainEqual({ type: "board_gone", reason: "shutdown" });
+    expect(statusOf(sim.state)).toBe("stopped");
+    expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster"]);
+    expect(sim.state).toMatchObject({ phase: "stopped", requested: true });
+  });
+
+  it("an unexpected close is a crash: board released and one harness event with the stderr tail (R56)", () => {
+    const sim = working();
+    const out = sim.apply({ type: "closed", exit: { code: null, signal: "SIGKILL" }, stderrTail: "last words" });
+    expect(out[0]).toEqual({ type: "board_gone", reason: "crash" });
+    const event = out.find((e) => e.type === "harness_event");
+    expect(event?.type === "harness_event" && event.event.type).toBe("teammate_crashed");
+    expect(event?.type === "harness_event" && event.event.body).toMatch(/signal SIGKILL[\s\S]*last words/);
+    expect(sim.apply({ type: "run_started" })).toEqual([]);
+    expect(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" })).toEqual([]);
+  });
+
+  it("a run that ends on a model error with the assignment open raises teammate_run_failed", () => {
+    const sim = working();
+    sim.apply({ type: "assistant_message", text: "", tokens: 0, cost: 0, error: "No API key" });
+    const out = sim.apply({ type: "run_settled" });
+    const event = out.find((e) => e.type === "harness_event");
+    expect(event?.type === "harness_event" && event.event.type).toBe("teammate_run_failed");
+    expect(out.some((e) => e.type === "send")).toBe(false);
+  });
+});
+
+describe("the three known races", () => {
+  it("mail during a steer is sent right after the steer is answered, not at the end of the run", () => {
+    const sim = working();
+    sim.apply({ type: "mail", records: [mail("first")] });
+    expect(sim.apply({ type: "mail", records: [mail("second")] })).toEqual([]); // one send at a time
+    const after = sim.answer();
+    expect(after).toContainEqual(expect.objectContaining({ type: "mail_delivered", records: [expect.objectContaining({ body: "first" })] }));
+    expect(after.at(-1)).toMatchObject({ type: "send", kind: "steer", mail: [expect.objectContaining({ body: "second" })] });
+  });
+
+  it("a report arriving while a send is in flight is delivered at once", () => {
+    const sim = working();
+    sim.apply({ type: "leader_message", id: 1, record: mail("x", "leader"), reopen: false });
+    expect(sim.apply({ type: "outbox", records: [report("in_progress")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
+  });
+
+  it("a shutdown during a run: late answers, settles and starts do nothing, undelivered mail is counted", () => {
+    const sim = working();
+    sim.apply({ type: "mail", records: [mail("a")] });
+    sim.apply({ type: "mail", records: [mail("b")] });
+    const ticket = sim.ticket;
+    sim.apply({ type: "stop_requested" });
+    // The steer of "a" did reach the child; nothing more is sent.
+    expect(types(sim.apply({ type: "sent", ticket, ok: true, started: true }))).toEqual(["mail_delivered"]);
+    expect(sim.apply({ type: "run_settled" })).toEqual([]);
+    expect(sim.apply({ type: "run_started" })).toEqual([]);
+    expect(sim.apply({ type: "mail", records: [mail("c")] })).toEqual([]);
+    sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" });
+    expect(sim.state).toMatchObject({ phase: "stopped", requested: true, undelivered: 2 }); // b and c
+  });
+});
+
+describe("ending without a report (L31)", () => {
+  it("one reminder, then one leader event with the tail of the last text, then nothing", () => {
+    const sim = working();
+    sim.apply({ type: "assistant_message", text: "I looked at it and it seems fine.", tokens: 3, cost: 0 });
+    const first = sim.apply({ type: "run_settled" });
+    expect(first).toContainEqual(expect.objectContaining({ type: "send", kind: "reminder", text: expect.stringContaining('status: "completed"') }));
+    sim.answer();
+    sim.apply({ type: "run_started" });
+    const second = sim.apply({ type: "run_settled" });
+    const event = second.find((e) => e.type === "harness_event");
+    expect(event?.type === "harness_event" && event.event).toMatchObject({ type: "teammate_no_report", body: expect.stringContaining("it seems fine") });
+    expect(second.some((e) => e.type === "send")).toBe(false);
+    sim.apply({ type: "mail", records: [mail("ping")] });
+    sim.answer();
+    const third = sim.apply({ type: "run_settled" });
+    expect(third.some((e) => e.type === "harness_event" || e.type === "send")).toBe(false);
+  });
+
+  it("a terminal report means nothing is owed", () => {
+    const sim = working();
+    sim.apply({ type: "outbox", records: [report("completed")] });
+    expect(types(sim.apply({ type: "run_settled" }))).toEqual(["write_roster", "board_idle"]);
+  });
+
+  it("an open board claim is owed; another claim starts over with a reminder", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" });
+    sim.apply({ type: "mail", records: [mail("notice", "task-board")] });
+    sim.answer();
+    expect(sim.apply({ type: "run_settled", openClaim: "fix-a" })).toContainEqual(expect.objectContaining({ kind: "reminder", text: expect.stringContaining("fix-a") }));
+    sim.answer();
+    expect(sim.apply({ type: "run_settled", openClaim: "fix-a" }).some((e) => e.type === "harness_event")).toBe(true);
+    sim.apply({ type: "mail", records: [mail("notice 2", "task-board")] });
+    sim.answer();
+    expect(sim.apply({ type: "run_settled", openClaim: "fix-b" })).toContainEqual(expect.objectContaining({ kind: "reminder" }));
+  });
+
+  it("a teammate with no assignment and no claim owes nothing", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" });
+    sim.apply({ type: "mail", records: [mail("hello")] });
+    sim.answer();
+    expect(types(sim.apply({ type: "run_settled" }))).toEqual(["write_roster", "board_idle"]);
+  });
+
+  it("pending mail is delivered before any reminder", () => {
+    const sim = working();
+    sim.apply({ type: "leader_message", id: 1, record: mail("x", "leader"), reopen: false });
+    sim.apply({ type: "mail", records: [mail("waiting")] }); // queued behind the steer
+    sim.answer(); // steer answered, mail is steered next
+    sim.answer();
+    sim.apply({ type: "mail", records: [mail("late")] });
+    const out = sim.apply({ type: "run_settled" });
+    expect(out.filter((e) => e.type === "send").map((e) => e.type === "send" && e.kind)).toEqual([]); // still in flight
+  });
+});
+
+describe("heartbeats (R52, R53, L4)", () => {
+  const hb = (stallMs: number, silentMs: number): TransitionContext => ({ ...ctx, heartbeat: { stallMs, silentMs } });
+  const notices = (sim: Sim) => sim.effects.filter((e) => e.type === "health");
+
+  it("tier 1: one notice per silence episode, re-armed by output", () => {
+    const sim = working(hb(60_000, 0));
+    sim.apply({ type: "output", kind: "model" }, 1000);
+    expect(sim.apply({ type: "tick" }, 60_999)).toEqual([]);
+    const [n] = sim.apply({ type: "tick" }, 61_000);
+    expect(n).toMatchObject({ type: "health", title: "[agent] @alice stalled · silent 1m" });
+    expect(n?.type === "health" && n.body).toMatch(/spawned 1m ago; lifetime usage 0 tokens, \$0\.0000/);
+    expect(sim.apply({ type: "tick" }, 500_000)).toEqual([]); // same episode: no second notice
+    sim.apply({ type: "output", kind: "other" }, 600_000);
+    expect(sim.apply({ type: "tick" }, 660_000)).toHaveLength(1);
+    expect(notices(sim)).toHaveLength(2);
+  });
+
+  it("a prompt delivery re-arms it", () => {
+    const sim = working(hb(60_000, 0));
+    sim.apply({ type: "mail", records: [mail("x")] }, 50_000);
+    sim.answer(); // at 1000 in this sim's clock; use an explicit later delivery instead
+    sim.apply({ type: "mail", records: [mail("y")] }, 59_000);
+    sim.apply({ type: "sent", ticket: sim.ticket, ok: true, started: false }, 59_000);
+    expect(sim.apply({ type: "tick" }, 61_000)).toEqual([]);
+    expect(sim.apply({ type: "tick" }, 119_000)).toHaveLength(1);
+  });
+
+  it("tier 2: zero lifetime model output and no tool running is flagged early and names shutdown plus respawn", () => {
+    const sim = working(hb(60_000, 10_000));
+    const [n] = sim.apply({ type: "tick" }, 11_000);
+    expect(n?.type === "health" && n.body).toMatch(/teammate_shutdown[\s\S]*teammate_spawn/);
+    expect(sim.apply({ type: "tick" }, 70_000)).toEqual([]); // one notice per episode, whichever tier
+  });
+
+  it("tier 2 does not apply once the model produced output, or while a tool runs", () => {
+    const spoke = working(hb(60_000, 10_000));
+    spoke.apply({ type: "output", kind: "model" }, 1000);
+    expect(spoke.apply({ type: "tick" }, 20_000)).toEqual([]);
+    const tooling = working(hb(60_000, 10_000));
+    tooling.apply({ type: "output", kind: "tool_start" }, 1000);
+    expect(tooling.apply({ type: "tick" }, 20_000)).toEqual([]);
+    expect(tooling.apply({ type: "tick" }, 61_000)).toHaveLength(1);
+  });
+
+  it("stallMs 0 disables both tiers; idle teammates are never flagged", () => {
+    const off = working(hb(0, 10_000));
+    expect(off.apply({ type: "tick" }, 10_000_000)).toEqual([]);
+    const idle = new Sim(hb(60_000, 10_000));
+    idle.apply({ type: "ready" });
+    expect(idle.apply({ type: "tick" }, 10_000_000)).toEqual([]);
+  });
+
+  it("a starting teammate is flagged too", () => {
+    const sim = new Sim(hb(60_000, 10_000));
+    sim.apply({ type: "ready", kickoff: "k" }, 0);
+    expect(sim.apply({ type: "tick" }, 20_000)).toHaveLength(1);
+  });
+});
