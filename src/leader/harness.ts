@@ -181,6 +181,7 @@ export class LeaderHarness {
       await this.#enqueue(m, () => [{ type: "ready", ...(req.prompt ? { kickoff: req.prompt } : {}) }]);
       const error = await sent;
       if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
+      await this.#writeRoster(); // with its pid, before the tool returns
     } catch (error) {
       void proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
       this.#dispatch(m, { type: "stop_requested" });
@@ -266,7 +267,8 @@ export class LeaderHarness {
     const m = this.living(to.name);
     if (!m || m.spawnId !== to.spawnId || m.state.phase === "stopping") return;
     const record = makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now());
-    void this.#enqueue(m, () => [{ type: "mail", records: [record] }]);
+    // At once, not queued: the board plans its next notices from this teammate's state (R36).
+    this.#dispatch(m, { type: "mail", records: [record] });
   }
 
   /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
@@ -353,6 +355,7 @@ export class LeaderHarness {
         void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
         break;
       case "note":
+      case "lifeline":
         this.#note(e.text, m);
         break;
       default: {

@@ -67,6 +67,8 @@ export interface Life {
   readonly lastText: string;
   /** Sends issued so far; the next send's ticket. */
   readonly tickets: number;
+  /** The end-of-life line of this incarnation was written (R55): its first terminal report. */
+  readonly finished: boolean;
 }
 
 /** How a child's process ended. */
@@ -144,7 +146,9 @@ export type TeammateEffect =
   /** It is going away: release its claims (R21, R56). */
   | { readonly type: "board_gone"; readonly reason: "shutdown" | "crash" }
   | { readonly type: "stop_process" }
-  | { readonly type: "note"; readonly text: string };
+  | { readonly type: "note"; readonly text: string }
+  /** The one end-of-life line of an incarnation (R55): finished, shut down or crashed. */
+  | { readonly type: "lifeline"; readonly text: string };
 
 /** Outcome of one transition. */
 export interface Step {

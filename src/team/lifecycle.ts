@@ -33,6 +33,7 @@ export function initialState(spawnId: string, now: number): TeammateState {
       activity: { lastOutputAt: now, modelOutput: false, toolsRunning: 0, tokens: 0, cost: 0, noticed: false },
       lastText: "",
       tickets: 0,
+      finished: false,
     },
   };
 }
@@ -188,6 +189,10 @@ function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx:
     }
     if (decision.terminal && life.direct === "open") life = { ...life, direct: "closed" };
     effects.push({ type: "deliver_report", record });
+    if (decision.terminal && !life.finished) {
+      life = { ...life, finished: true };
+      effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).` });
+    }
   }
   return { state: withLife(s, life), effects };
 }
@@ -197,6 +202,8 @@ function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx:
   const undelivered = s.life.mail.length + (s.life.sending?.mail.length ?? 0);
   const state: TeammateState = { phase: "stopped", exit: e.exit, requested, undelivered };
   const effects: TeammateEffect[] = [{ type: "write_roster" }];
+  // One end-of-life line per incarnation (R55): a shutdown after its finish adds none.
+  if (!s.life.finished) effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} ${requested ? "shut down" : "crashed"}.` });
   if (!requested) {
     const how = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
     effects.unshift({ type: "board_gone", reason: "crash" });

@@ -156,7 +156,7 @@ export async function listFiles(dir: string): Promise<string[]> {
  * Starts the model, the env (agent files in `<cwd>/.pi/agents`) and the leader. Agents without a
  * script answer "ok".
  */
-export async function startTeam(opts: { agents: Record<string, string>; scripts?: Record<string, AgentScript> }): Promise<Team> {
+export async function startTeam(opts: { agents: Record<string, string>; scripts?: Record<string, AgentScript>; leaderEnv?: Record<string, string> }): Promise<Team> {
   const scripts = new Map(Object.entries(opts.scripts ?? {}));
   const model = await startScriptedModel({ handler: (c) => (scripts.get(c.agent) ?? (() => ({ text: "ok" })))(c) });
   const env = await createPiEnv({ model });
@@ -164,7 +164,7 @@ export async function startTeam(opts: { agents: Record<string, string>; scripts?
   let leader: Leader | undefined;
   try {
     await writeAgents(env, opts.agents);
-    leader = await startLeader(env);
+    leader = await startLeader(env, opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {});
   } catch (error) {
     await model.close();
     await env.cleanup();

@@ -12,7 +12,10 @@ const ctx: TransitionContext = {
 class Sim {
   state: TeammateState = initialState(SPAWN, 0);
   effects: TeammateEffect[] = [];
-  constructor(readonly c: TransitionContext = ctx) {}
+  readonly c: TransitionContext;
+  constructor(c: TransitionContext = ctx) {
+    this.c = c;
+  }
   apply(e: TeammateEvent, at = 1000): TeammateEffect[] {
     const step = transition(this.state, e, at, this.c);
     this.state = step.state;
@@ -143,8 +146,19 @@ describe("transitions", () => {
     expect(types(sim.apply({ type: "stop_requested" }))).toEqual(["board_gone", "stop_process"]);
     expect(sim.effects).toContainEqual({ type: "board_gone", reason: "shutdown" });
     expect(statusOf(sim.state)).toBe("stopped");
-    expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster"]);
+    expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster", "lifeline"]);
     expect(sim.state).toMatchObject({ phase: "stopped", requested: true });
+  });
+
+  it("one end-of-life line per incarnation: the first terminal report; a later shutdown adds none (R55)", () => {
+    const sim = working();
+    const out = sim.apply({ type: "outbox", records: [report("completed", "a")] });
+    expect(out).toContainEqual({ type: "lifeline", text: "Teammate @alice finished (completed)." });
+    sim.apply({ type: "leader_message", id: 1, record: mail("more", "leader"), reopen: true });
+    sim.apply({ type: "outbox", records: [report("failed", "b")] });
+    sim.apply({ type: "stop_requested" });
+    sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" });
+    expect(sim.effects.filter((e) => e.type === "lifeline")).toHaveLength(1);
   });
 
   it("an unexpected close is a crash: board released and one harness event with the stderr tail (R56)", () => {
