@@ -3,10 +3,10 @@ import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { discoverAgents, resolveAgent, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
-import { appendInboxRecord, inboxCursor, LEADER_NAME, makeInboxRecord, outboxCursor, ROSTER_FORMAT_VERSION, type RosterFile } from "../mail/index.ts";
+import { appendInboxRecord, LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
 import { spawnPiChild, type RpcEvent } from "../process/index.ts";
-import { ensurePrivateDir, SnapshotWriter, watchDirs, type DirWatch } from "../store/index.ts";
-import { classifyOutput, nextDue, usageOf } from "../team/heartbeat.ts";
+import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
+import { eventsFromRpc } from "../team/rpc-events.ts";
 import { isQuiet, transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
 import { Member } from "../team/member.ts";
 import { harnessEventText, reportText } from "../team/prompts.ts";
@@ -14,6 +14,9 @@ import { routeFromLeader, type SendRequest } from "../team/routing.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { validateTeammateName } from "../team/names.ts";
 import { MAX_LIVING_TEAMMATES, type HarnessHook, type LeaderHarnessOptions, type LeaderSendResult, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
+import { HeartbeatTimer } from "./heartbeat-timer.ts";
+import { Mailboxes } from "./mailboxes.ts";
+import { RosterWriter } from "./roster-writer.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 
 export * from "./harness-types.ts";
@@ -31,8 +34,8 @@ type Resolved = Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderH
 export class LeaderHarness {
   readonly #o: Resolved;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
-  readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
-  readonly #roster = new SnapshotWriter();
+  readonly #mail: Mailboxes;
+  readonly #roster: RosterWriter;
   /** The leader's send_message calls waiting for their routing result, by message id. */
   readonly #leaderWaits = new Map<number, { m: Member; resolve: (r: "steered" | "queued") => void }>();
   /** Kickoff prompts waiting for the child's answer, by spawn id. */
@@ -40,16 +43,19 @@ export class LeaderHarness {
   readonly #listeners = new Set<() => void>();
   #nextMessageId = 0;
   #spawning = 0;
-  #rosterChangedAt = 0;
   #watch: DirWatch | undefined;
-  #heartbeatTimer: NodeJS.Timeout | undefined;
-  #heartbeatAt = Number.POSITIVE_INFINITY;
-  #closing = false;
-  #closed = false;
+  readonly #heartbeat: HeartbeatTimer;
+  /** `open`, then `closing` while the teammates stop, then `closed`: every late callback is ignored (L29). */
+  #phase: "open" | "closing" | "closed" = "open";
   #lock: SessionLock | undefined;
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, heartbeat: { stallMs: 0, silentMs: 0 }, ...options };
+    this.#heartbeat = new HeartbeatTimer(this.#o.heartbeat, this.#o.now, () => {
+      for (const m of this.#members.values()) void this.#enqueue(m, () => [{ type: "tick" }]);
+    });
+    this.#roster = new RosterWriter(this.#o.layout.roster, this.#o.now);
+    this.#mail = new Mailboxes(this.#o.layout, (text) => this.#note(text));
   }
 
   /**
@@ -121,7 +127,7 @@ export class LeaderHarness {
     } finally {
       this.#spawning -= 1;
     }
-    if (this.#closing) throw new TeamError("illegal_transition", "teammate_spawn: the session is ending; nothing was started.");
+    if (this.#phase !== "open") throw new TeamError("illegal_transition", "teammate_spawn: the session is ending; nothing was started.");
     const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
     const nameCheck = validateTeammateName(req.name, livingNames);
     if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
@@ -154,10 +160,10 @@ export class LeaderHarness {
       model: plan.model,
       startedAt: this.#o.now(),
       log: layout.log(req.name),
-      ...this.#cursorsFor(req.name),
+      ...this.#mail.of(req.name),
     });
     this.#members.set(req.name.toLowerCase(), m);
-    this.#rosterChangedAt = this.#o.now();
+    this.#roster.touch();
     await this.#writeRoster();
     try {
       m.proc = await spawnPiChild({ piCli: this.#o.piCli, args: plan.args, cwd: this.#o.cwd, env: { ...this.#o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}` });
@@ -172,7 +178,7 @@ export class LeaderHarness {
     m.disposers.push(proc.child.onUiRequest((r) => this.#note(`cancelled a ${r.request.method} dialog of the child`, m)));
     void proc.exited.then((exit) => this.#enqueue(m, async () => {
       for (const dispose of m.disposers.splice(0)) dispose();
-      const records = await this.#readMailbox(m.outbox, m); // a last report before the end still counts
+      const records = await this.#mail.read(m.outbox); // a last report before the end still counts
       return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
     }).finally(() => m.markClosed()));
     try {
@@ -243,16 +249,16 @@ export class LeaderHarness {
    * After it, no callback of this session does anything (L29). Idempotent.
    */
   async close(): Promise<void> {
-    if (this.#closing) return;
-    this.#closing = true;
+    if (this.#phase !== "open") return;
+    this.#phase = "closing";
     const living = this.members().filter((m) => m.living);
     for (const m of living) if (m.state.phase !== "stopping") this.#dispatch(m, { type: "stop_requested" });
     await Promise.all(living.map(async (m) => {
       await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
       await m.closed;
     }));
-    this.#closed = true;
-    clearTimeout(this.#heartbeatTimer);
+    this.#phase = "closed";
+    this.#heartbeat.stop();
     await this.#watch?.close();
     // Only the lock holder owns the runtime dir; a leader refused at start must not delete it.
     if (this.#lock) await rm(this.#o.layout.root, { recursive: true, force: true });
@@ -273,19 +279,9 @@ export class LeaderHarness {
 
   /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
   event(type: string, teammate: string, body: string): void {
-    if (this.#closed) return;
+    if (this.#phase === "closed") return;
     this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
     this.#changed();
-  }
-
-  /** Cursors per exact name, i.e. per mailbox file: `Bob` and `bob` are different files. */
-  #cursorsFor(name: string): { outbox: Member["outbox"]; inbox: Member["inbox"] } {
-    let c = this.#cursors.get(name);
-    if (!c) {
-      c = { outbox: outboxCursor(this.#o.layout.outbox(name)), inbox: inboxCursor(this.#o.layout.inbox(name)) };
-      this.#cursors.set(name, c);
-    }
-    return c;
   }
 
   /**
@@ -295,7 +291,7 @@ export class LeaderHarness {
    */
   #enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void> {
     m.queue = m.queue.then(async () => {
-      if (this.#closed) return;
+      if (this.#phase === "closed") return;
       for (const event of await job()) this.#dispatch(m, event);
     }).catch((error: unknown) => this.#note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m));
     return m.queue;
@@ -309,7 +305,7 @@ export class LeaderHarness {
     for (const effect of step.effects) this.#execute(m, effect);
     if (m.state.phase === "stopped" && before !== "stopped") this.#releaseWaits(m);
     if (event.type !== "output" || m.state.phase !== before) this.#changed();
-    this.#armHeartbeat();
+    if (this.#phase === "open") this.#heartbeat.arm(this.#members.values());
   }
 
   #execute(m: Member, e: TeammateEffect): void {
@@ -333,7 +329,7 @@ export class LeaderHarness {
         void appendInboxRecord(this.#o.layout.inbox(m.name), e.record)
           .then(() => {
             this.#note(`leader → ${m.name}: queued`, m);
-            if (m.living) void this.#enqueue(m, async () => [{ type: "mail", records: await this.#readMailbox(m.inbox, m) }]);
+            if (m.living) void this.#enqueue(m, async () => [{ type: "mail", records: await this.#mail.read(m.inbox) }]);
           })
           .catch((error: unknown) => this.#note(`leader → ${m.name}: inbox write failed: ${String(error)}`, m))
           .finally(() => this.#resolveWait(e.id, "queued"));
@@ -342,7 +338,7 @@ export class LeaderHarness {
         this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
         break;
       case "write_roster":
-        this.#rosterChangedAt = this.#o.now();
+        this.#roster.touch();
         void this.#writeRoster();
         break;
       case "board_idle":
@@ -404,80 +400,29 @@ export class LeaderHarness {
     }
   }
 
-  /**
-   * The one team heartbeat timer (R52): armed for the earliest notice any working or starting
-   * teammate could get, cleared when nobody works (an idle team has no timer and no wake-up).
-   * Output only moves due times later, so a timer already armed earlier stays: when it fires
-   * early it ticks, finds nothing due, and re-arms.
-   */
-  #armHeartbeat(): void {
-    if (this.#closed) return;
-    let due = Number.POSITIVE_INFINITY;
-    for (const m of this.#members.values()) {
-      const s = m.state;
-      if (s.phase !== "working" && s.phase !== "starting") continue;
-      const at = nextDue(s.life.activity, this.#o.heartbeat);
-      if (at !== undefined) due = Math.min(due, at);
-    }
-    if (!Number.isFinite(due)) {
-      clearTimeout(this.#heartbeatTimer);
-      this.#heartbeatTimer = undefined;
-      this.#heartbeatAt = Number.POSITIVE_INFINITY;
-      return;
-    }
-    if (this.#heartbeatTimer && this.#heartbeatAt <= due) return;
-    clearTimeout(this.#heartbeatTimer);
-    this.#heartbeatAt = due;
-    this.#heartbeatTimer = setTimeout(() => {
-      this.#heartbeatTimer = undefined;
-      this.#heartbeatAt = Number.POSITIVE_INFINITY;
-      for (const m of this.#members.values()) void this.#enqueue(m, () => [{ type: "tick" }]);
-    }, Math.max(0, due - this.#o.now()) + 1);
-    this.#heartbeatTimer.unref();
-  }
-
   #onFileChange(path: string): void {
     const { layout } = this.#o;
     const targets = path === layout.outboxDir || path === layout.inboxDir
       ? this.members()
       : [this.#members.get(basename(path, ".jsonl").toLowerCase())].filter((m): m is Member => m !== undefined);
     for (const m of targets.filter((x) => x.living)) {
-      if (!path.startsWith(layout.inboxDir)) void this.#enqueue(m, async () => [{ type: "outbox", records: await this.#readMailbox(m.outbox, m) }]);
-      if (!path.startsWith(layout.outboxDir)) void this.#enqueue(m, async () => [{ type: "mail", records: await this.#readMailbox(m.inbox, m) }]);
+      if (!path.startsWith(layout.inboxDir)) void this.#enqueue(m, async () => [{ type: "outbox", records: await this.#mail.read(m.outbox) }]);
+      if (!path.startsWith(layout.outboxDir)) void this.#enqueue(m, async () => [{ type: "mail", records: await this.#mail.read(m.inbox) }]);
     }
   }
 
   #onRpcEvent(m: Member, event: RpcEvent): void {
-    const events: TeammateEvent[] = [{ type: "output", kind: classifyOutput(event) }];
-    if (event.type === "agent_start") events.push({ type: "run_started" });
-    if (event.type === "message_end" && event.message.role === "assistant") {
-      const msg = event.message;
-      const text = Array.isArray(msg.content) ? msg.content.map((p) => (typeof p === "object" && p && "text" in p && typeof p.text === "string" ? p.text : "")).join("") : "";
-      const error = msg.stopReason === "error" ? (typeof msg.errorMessage === "string" ? msg.errorMessage : "the model call failed") : undefined;
-      events.push({ type: "assistant_message", text, ...usageOf(msg), ...(error ? { error } : {}) });
-    }
+    const events = eventsFromRpc(event);
     if (event.type !== "agent_settled") {
       void this.#enqueue(m, () => events);
       return;
     }
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
     void this.#enqueue(m, async () => {
-      const records = await this.#readMailbox(m.outbox, m);
+      const records = await this.#mail.read(m.outbox);
       const claim = this.#o.openClaim?.(m);
       return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
     });
-  }
-
-  /** New records of one mailbox; problems become notes, never throws (a bad file is skipped). */
-  async #readMailbox<T>(cursor: { path: string; readNew(): Promise<{ records: T[]; diagnostics: string[] }> }, m: Member): Promise<T[]> {
-    try {
-      const batch = await cursor.readNew();
-      for (const d of batch.diagnostics) this.#note(d, m);
-      return batch.records;
-    } catch (error) {
-      this.#note(`${cursor.path} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`, m);
-      return [];
-    }
   }
 
   /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
@@ -500,21 +445,9 @@ export class LeaderHarness {
   }
 
   async #writeRoster(): Promise<void> {
-    if (this.#closed || (this.#closing && this.members().every((m) => !m.living))) return;
-    const roster: RosterFile = {
-      v: ROSTER_FORMAT_VERSION,
-      updatedAt: this.#rosterChangedAt,
-      teammates: this.members().map((m) => ({
-        name: m.name,
-        agent: m.agent.name,
-        spawnId: m.spawnId,
-        status: m.status,
-        ...(m.proc && m.living ? { pid: m.proc.pid } : {}),
-        tools: m.tools,
-      })),
-    };
+    if (this.#phase === "closed" || (this.#phase === "closing" && this.members().every((m) => !m.living))) return;
     try {
-      await this.#roster.write(this.#o.layout.roster, roster);
+      await this.#roster.write(this.members());
     } catch (error) {
       this.#note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
     }
