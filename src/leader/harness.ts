@@ -36,6 +36,8 @@ export class LeaderHarness {
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #mail: Mailboxes;
   readonly #roster: RosterWriter;
+  /** Every roster write started so far; close waits for them. */
+  #rosterWrites: Promise<void> = Promise.resolve();
   /** The leader's send_message calls waiting for their routing result, by message id. */
   readonly #leaderWaits = new Map<number, { m: Member; resolve: (r: "steered" | "queued") => void }>();
   /** Kickoff prompts waiting for the child's answer, by spawn id. */
@@ -259,6 +261,7 @@ export class LeaderHarness {
     }));
     this.#phase = "closed";
     this.#heartbeat.stop();
+    await this.#rosterWrites; // a write still in flight would recreate the dir after the rm
     await this.#watch?.close();
     // Only the lock holder owns the runtime dir; a leader refused at start must not delete it.
     if (this.#lock) await rm(this.#o.layout.root, { recursive: true, force: true });
@@ -444,13 +447,13 @@ export class LeaderHarness {
     }
   }
 
-  async #writeRoster(): Promise<void> {
-    if (this.#phase === "closed" || (this.#phase === "closing" && this.members().every((m) => !m.living))) return;
-    try {
-      await this.#roster.write(this.members());
-    } catch (error) {
+  #writeRoster(): Promise<void> {
+    if (this.#phase === "closed" || (this.#phase === "closing" && this.members().every((m) => !m.living))) return this.#rosterWrites;
+    const write = this.#roster.write(this.members()).catch((error: unknown) => {
       this.#note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    });
+    this.#rosterWrites = Promise.all([this.#rosterWrites, write]).then(() => undefined);
+    return write;
   }
 
   #note(text: string, m?: Member): void {
