@@ -12,6 +12,7 @@ import { registerLeaderBoardTools } from "./board-tools.ts";
 import { leaderGuidance } from "./guidance.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { NoteLog } from "./notes.ts";
+import { announceStopNotice, leaveStopNotice, startSweep, takeStopNotice } from "./session-boundary.ts";
 import { registerLeaderTools } from "./tools.ts";
 
 /** The package root, which every teammate loads with `-e`. */
@@ -53,13 +54,14 @@ export function registerLeader(pi: ExtensionAPI): void {
   registerLeaderTools(pi, live);
   registerLeaderBoardTools(pi, () => (live() && board ? { harness: harness!, board, label: boardLabel } : undefined));
 
-  pi.on("session_start", async (_event, ctx: ExtensionContext) => {
+  pi.on("session_start", async (event, ctx: ExtensionContext) => {
     // Harness first: stopping its teammates releases their claims on the board (R21), which the
     // board's close then writes.
     await harness?.close();
     await board?.close();
     const key = sessionKey(ctx.sessionManager.getSessionFile(), ctx.cwd);
     const dir = agentDir();
+    announceStopNotice(pi, ctx, await takeStopNotice(dir, event.reason), HARNESS_EVENT_MESSAGE);
     const boardPaths = boardLayout(dir, key);
     const piCli = resolvePiCli();
     const leaderModel = () => (ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined);
@@ -108,6 +110,7 @@ export function registerLeader(pi: ExtensionAPI): void {
     }
     harness = h;
     board = b;
+    void startSweep({ agentDir: dir, ownKey: key, note });
     boardLabel = `${key} (${boardPaths.board})`;
     await b.start();
     discovery = await h.discover();
@@ -117,13 +120,17 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (problems.length > 0) ctx.ui.notify(`pi-resident-teams agent files:\n${problems.join("\n")}`, "warning");
   });
 
-  pi.on("session_shutdown", async () => {
+  pi.on("session_shutdown", async (event, ctx) => {
     const h = harness;
     const b = board;
     harness = undefined;
+    const stopped = h?.members().filter((m) => m.living).map((m) => m.name) ?? [];
     await h?.close(); // releases the teammates' claims through onGone, so `board` must still be set (R21)
     board = undefined;
     await b?.close();
+    // The next instance in this process names them to the user (and, after /reload, to the model).
+    const unsaid = await leaveStopNotice({ agentDir: agentDir(), reason: event.reason, teammates: stopped });
+    if (unsaid) ctx.ui.notify(unsaid, "warning");
   });
 
   pi.on("before_agent_start", async (event) => {
