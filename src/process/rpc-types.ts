@@ -54,6 +54,7 @@ export type RpcCommand =
   | { type: "clear_queue" }
   | { type: "new_session"; parentSession?: string }
   | { type: "switch_session"; sessionPath: string }
+  | { type: "clone" }
   | { type: "get_state" }
   | { type: "set_model"; provider: string; modelId: string }
   | { type: "set_thinking_level"; level: ThinkingLevel }
@@ -105,6 +106,7 @@ export interface RpcResponseData {
   clear_queue: { steering: string[]; followUp: string[] };
   new_session: { cancelled: boolean };
   switch_session: { cancelled: boolean };
+  clone: { cancelled: boolean };
   get_state: RpcSessionState;
   set_model: RpcModel;
   set_thinking_level: undefined;

@@ -94,6 +94,30 @@ describe("/new", () => {
   });
 });
 
+describe("/fork", () => {
+  it("a clone (Pi's fork at the current entry) stops every teammate and the forked session's team works", async () => {
+    team = await startBoardTeam({
+      agents: AGENTS,
+      args: (env) => ["--session-dir", join(env.root, "sessions")],
+      scripts: { leader: leaderCommands({ SPAWN: [spawnIdle("alice")] }) },
+    });
+    await team.run("SPAWN");
+    const alice = spawnedPid(team, "alice");
+    const file1 = await sessionFileOf(team);
+
+    expect(await team.leader.proc.child.send({ type: "clone" })).toEqual({ cancelled: false });
+    expect(isAlive(alice)).toBe(false);
+    expect(await sessionFileOf(team)).not.toBe(file1);
+    expect(notices(team)).toContain("pi-resident-teams: /fork stopped 1 teammate: @alice of the previous session. Teammates belong to the session that spawned them.");
+
+    // The fork carries the conversation (the model saw "SPAWN" before), yet a new alice can start.
+    await team.run("SPAWN");
+    const again = spawnedPid(team, "alice");
+    expect(again).not.toBe(alice);
+    expect(isAlive(again)).toBe(true);
+  });
+});
+
 describe("resume", () => {
   it("switching back to a session file reuses its board; the claim of the stopped teammate is pending again", async () => {
     team = await startBoardTeam({
