@@ -67,7 +67,7 @@ export class LeaderHarness {
   async start(): Promise<void> {
     const { layout } = this.#o;
     await ensurePrivateDir(layout.root);
-    this.#lock = await acquireSessionLock(join(layout.root, "leader.lock"), layout.root);
+    this.#lock = await acquireSessionLock(layout.lock, layout.root);
     for (const dir of [layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
     this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#onFileChange(path), {
       safetyPollMs: this.#o.safetyPollMs,

@@ -6,6 +6,8 @@ import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
 import { leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "./harness.ts";
+import { agentDir } from "../store/index.ts";
+import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
 
@@ -47,10 +49,12 @@ export function registerLeader(pi: ExtensionAPI): void {
     return s ? { harness: s.harness, board: s.board, label: s.boardLabel } : undefined;
   });
 
-  pi.on("session_start", async (_event, ctx: ExtensionContext) => {
+  pi.on("session_start", async (event, ctx: ExtensionContext) => {
     const old = session;
     session = undefined;
     await old?.close();
+    // The instance before this one (a /reload, /new, /resume or /fork) says whom it stopped.
+    announceStopNotice(pi, ctx, await takeStopNotice(agentDir(process.env), event.reason), HARNESS_EVENT_MESSAGE);
     const s = new TeamSession({
       sessionFile: ctx.sessionManager.getSessionFile(),
       cwd: ctx.cwd,
@@ -77,10 +81,14 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (problems.length > 0) ctx.ui.notify(`pi-resident-teams agent files:\n${problems.join("\n")}`, "warning");
   });
 
-  pi.on("session_shutdown", async () => {
+  pi.on("session_shutdown", async (event, ctx) => {
     const s = session;
     session = undefined;
+    const stopped = s?.harness.members().filter((m) => m.living).map((m) => m.name) ?? [];
     await s?.close();
+    // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
+    const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
+    if (unsaid) ctx.ui.notify(unsaid, "warning");
   });
 
   pi.on("before_agent_start", async (event) => {

@@ -1,19 +1,10 @@
 import { open, readFile, rm, writeFile } from "node:fs/promises";
 import { TeamError } from "../errors.ts";
-import { errnoCode } from "../store/index.ts";
+import { errnoCode, pidAlive } from "../store/index.ts";
 
 /** A held session lock; `release` removes it (idempotent, never rejects). */
 export interface SessionLock {
   release(): Promise<void>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === "EPERM";
-  }
 }
 
 /**
@@ -31,7 +22,7 @@ export async function acquireSessionLock(path: string, root: string, pid: number
   } catch (error) {
     if (errnoCode(error) !== "EEXIST") throw error;
     const holder = Number.parseInt(await readFile(path, "utf8").catch(() => ""), 10);
-    if (Number.isInteger(holder) && holder > 0 && holder !== pid && alive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && holder !== pid && pidAlive(holder)) {
       throw new TeamError(
         "locked",
         `Another leader (pid ${holder}) is running this session's team in ${root}. Two leaders on one session would corrupt each other's mail and board, so the team tools are off in this one. Stop the other leader, or use another session (with --no-session, another working directory).`,

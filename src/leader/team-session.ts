@@ -8,6 +8,7 @@ import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { NoteLog } from "./notes.ts";
+import { startSweep } from "./session-boundary.ts";
 
 /** What a session's team needs from the Pi session that runs it. */
 export interface TeamSessionOptions {
@@ -34,10 +35,14 @@ export class TeamSession {
   readonly boardLabel: string;
   /** Problems with PI_TEAMMATE_* variables, for the user. */
   readonly warnings: string[];
+  readonly #agentDir: string;
+  readonly #key: string;
 
   constructor(o: TeamSessionOptions) {
     const key = sessionKey(o.sessionFile, o.cwd);
     const dir = agentDir(o.env);
+    this.#agentDir = dir;
+    this.#key = key;
     const boardPaths = boardLayout(dir, key);
     const layout = runtimeLayout(dir, key);
     const piCli = resolvePiCli();
@@ -82,6 +87,8 @@ export class TeamSession {
   async start(): Promise<void> {
     await this.harness.start();
     await this.board.start();
+    // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
+    void startSweep({ agentDir: this.#agentDir, ownKey: this.#key, note: (text) => this.notes.add(text) });
   }
 
   /**

@@ -61,6 +61,8 @@ const DATA_PARSERS: DataParsers = {
     return { steering: strArray(o, "clear_queue.data", "steering"), followUp: strArray(o, "clear_queue.data", "followUp") };
   },
   new_session: (d) => ({ cancelled: bool(data(d, "new_session"), "new_session.data", "cancelled") }),
+  switch_session: (d) => ({ cancelled: bool(data(d, "switch_session"), "switch_session.data", "cancelled") }),
+  clone: (d) => ({ cancelled: bool(data(d, "clone"), "clone.data", "cancelled") }),
   get_state: sessionState,
   set_model: (d) => modelOf(data(d, "set_model"), "set_model.data"),
   set_thinking_level: none,

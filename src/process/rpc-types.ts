@@ -53,6 +53,8 @@ export type RpcCommand =
   | { type: "abort" }
   | { type: "clear_queue" }
   | { type: "new_session"; parentSession?: string }
+  | { type: "switch_session"; sessionPath: string }
+  | { type: "clone" }
   | { type: "get_state" }
   | { type: "set_model"; provider: string; modelId: string }
   | { type: "set_thinking_level"; level: ThinkingLevel }
@@ -103,6 +105,8 @@ export interface RpcResponseData {
   abort: undefined;
   clear_queue: { steering: string[]; followUp: string[] };
   new_session: { cancelled: boolean };
+  switch_session: { cancelled: boolean };
+  clone: { cancelled: boolean };
   get_state: RpcSessionState;
   set_model: RpcModel;
   set_thinking_level: undefined;

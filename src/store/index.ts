@@ -2,7 +2,7 @@
  * State on disk: private dirs and files, atomic snapshots, append-only JSONL with cursor reads,
  * exclusive-create intents and directory watchers. Formats: references/runtime-state.md.
  */
-export { agentDir, boardLayout, boardLayoutAt, runtimeLayout, runtimeLayoutAt, sessionKey } from "./layout.ts";
+export { agentDir, boardLayout, boardLayoutAt, runtimeLayout, runtimeLayoutAt, SESSION_LOCK_FILE, sessionKey } from "./layout.ts";
 export type { BoardLayout, RuntimeLayout } from "./layout.ts";
 export { ensurePrivateDir, errnoCode, errorText, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
 export { checkValue, describeErrors } from "./validate.ts";
@@ -13,5 +13,8 @@ export { appendRecord, JsonlCursor, MAX_RECORD_BYTES } from "./jsonl-file.ts";
 export type { JsonlBatch, JsonlCursorOptions } from "./jsonl-file.ts";
 export { consumeIntent, listIntents, publishIntent, readIntent } from "./intent.ts";
 export type { IntentRead, PublishResult, ReadIntentOptions } from "./intent.ts";
+export { pidAlive } from "./pid.ts";
+export { decideSweep, inspectEntry, sweepNotes, sweepRuntimeDirs, SWEEP_GRACE_MS } from "./sweep.ts";
+export type { LockState, RuntimeEntry, SweepContext, SweepDecision, SweepOptions, SweepReport } from "./sweep.ts";
 export { watchDirs } from "./watcher.ts";
 export type { DirWatch, WatchDirsOptions } from "./watcher.ts";

@@ -17,9 +17,14 @@ export function sessionKey(sessionFile: string | undefined, cwd: string): string
   return createHash("sha256").update(sessionFile ?? cwd).digest("hex").slice(0, 16);
 }
 
+/** Name of the session lock in a runtime dir: the leader's pid (src/leader/session-lock.ts). */
+export const SESSION_LOCK_FILE = "leader.lock";
+
 /** Paths of one session's runtime state (R57). Directories are 0700, files 0600. */
 export interface RuntimeLayout {
   root: string;
+  /** The session lock (`leader.lock`). */
+  lock: string;
   roster: string;
   outboxDir: string;
   inboxDir: string;
@@ -42,6 +47,7 @@ export function runtimeLayoutAt(root: string): RuntimeLayout {
   const logDir = join(root, "logs");
   return {
     root,
+    lock: join(root, SESSION_LOCK_FILE),
     roster: join(root, "roster.json"),
     outboxDir,
     inboxDir,
