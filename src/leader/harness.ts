@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { discoverAgents, resolveAgent, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { appendInboxRecord, LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
