@@ -22,11 +22,13 @@ import { validateTeammateName } from "../team/names.ts";
 import {
   MAX_LIVING_TEAMMATES,
   type HarnessHook,
+  type LeaderDelivery,
   type LeaderHarnessOptions,
   type LeaderSendResult,
   type SpawnRequest,
   type SpawnResult,
 } from "./harness-types.ts";
+import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 
 export * from "./harness-types.ts";
@@ -36,7 +38,7 @@ export * from "./harness-types.ts";
  * leader turns, delivers inbox mail into teammates' turns, and reports crashes. Driven by
  * chokidar events and RPC events, with a slow safety poll (W6). All state lives in this object.
  */
-export class LeaderHarness {
+export class LeaderHarness implements TeamActivity {
   readonly #o: Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderHarnessOptions, HarnessHook>;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #cursors = new Map<string, { outbox: Member["outbox"]; inbox: Member["inbox"] }>();
@@ -45,6 +47,8 @@ export class LeaderHarness {
   #watch: DirWatch | undefined;
   #closing = false;
   #lock: SessionLock | undefined;
+  readonly #activity = new Set<(change: ActivityChange) => void>();
+  #inFlight = 0; // background steps running: each may still end in a leader delivery
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, ...options };
@@ -75,6 +79,17 @@ export class LeaderHarness {
   living(name: string): Member | undefined {
     const m = this.#members.get(name.toLowerCase());
     return m?.living ? m : undefined;
+  }
+
+  /** TeamActivity: a background step in flight, or a living teammate not idle or with mail on its way. */
+  busy(): boolean {
+    return this.#inFlight > 0 || this.members().some((m) => m.living && (m.status !== "idle" || m.delivering || m.pendingMail.length > 0));
+  }
+
+  /** TeamActivity: `status` after each status change and background step, `delivery` after each delivery. */
+  subscribe(listener: (change: ActivityChange) => void): () => void {
+    this.#activity.add(listener);
+    return () => this.#activity.delete(listener);
   }
 
   /** Discovers agent definitions now (files may change during a session). Never rejects. */
@@ -146,7 +161,7 @@ export class LeaderHarness {
     const proc = m.proc;
     m.disposers.push(proc.child.onEvent((event) => this.#onEvent(m, event)));
     m.disposers.push(proc.child.onUiRequest((r) => this.#note(`cancelled a ${r.request.method} dialog of the child`, m)));
-    this.#background(proc.exited.then(() => this.#onClose(m)), "handling the child's exit", m);
+    void proc.exited.then(() => this.#background(this.#onClose(m), "handling the child's exit", m));
     try {
       await proc.waitReady(this.#o.readyTimeoutMs);
       if (req.prompt) {
@@ -262,7 +277,7 @@ export class LeaderHarness {
 
   /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
   event(type: string, teammate: string, body: string): void {
-    this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
+    this.#deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
   }
 
   /** Cursors per exact name, i.e. per mailbox file: `Bob` and `bob` are different files. */
@@ -277,7 +292,22 @@ export class LeaderHarness {
 
   /** Runs a background step; a failure is noted, never thrown into the leader's session. */
   #background(step: Promise<unknown>, what: string, m?: Member): void {
-    step.catch((error: unknown) => this.#note(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, m));
+    this.#inFlight++;
+    step
+      .catch((error: unknown) => this.#note(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, m))
+      .finally(() => {
+        this.#inFlight--;
+        this.#changed("status");
+      });
+  }
+
+  #deliver(delivery: LeaderDelivery): void {
+    this.#o.deliver(delivery);
+    this.#changed("delivery");
+  }
+
+  #changed(change: ActivityChange): void {
+    for (const listener of [...this.#activity]) listener(change);
   }
 
   #onFileChange(path: string): void {
@@ -332,7 +362,7 @@ export class LeaderHarness {
         continue;
       }
       if (decision.terminal && m.direct === "open") m.direct = "closed";
-      this.#o.deliver({ kind: "report", record, text: reportText(record) });
+      this.#deliver({ kind: "report", record, text: reportText(record) });
     }
   }
 
@@ -446,6 +476,7 @@ export class LeaderHarness {
   async #setStatus(m: Member, status: TeammateStatus): Promise<void> {
     if (m.status === status || m.status === "stopped") return;
     m.status = status;
+    this.#changed("status");
     this.#rosterChangedAt = this.#o.now();
     await this.#writeRoster();
   }
