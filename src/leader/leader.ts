@@ -11,6 +11,7 @@ import { BoardHost, type BoardMate } from "./board-host.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
 import { leaderGuidance } from "./guidance.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
+import { registerHeadless } from "./headless.ts";
 import { NoteLog } from "./notes.ts";
 import { registerLeaderTools } from "./tools.ts";
 
@@ -117,14 +118,17 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (problems.length > 0) ctx.ui.notify(`pi-resident-teams agent files:\n${problems.join("\n")}`, "warning");
   });
 
-  pi.on("session_shutdown", async () => {
+  const stopTeam = async () => {
     const h = harness;
     const b = board;
     harness = undefined;
     await h?.close(); // releases the teammates' claims through onGone, so `board` must still be set (R21)
     board = undefined;
     await b?.close();
-  });
+  };
+  pi.on("session_shutdown", stopTeam);
+  // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
+  registerHeadless(pi, { activities: () => (harness && board ? [harness, board] : []), stopTeam: () => stopTeam().catch(() => undefined) });
 
   pi.on("before_agent_start", async (event) => {
     if (!harness) return undefined;
