@@ -122,9 +122,13 @@ export function registerLeader(pi: ExtensionAPI): void {
     const h = harness;
     const b = board;
     harness = undefined;
-    await h?.close(); // releases the teammates' claims through onGone, so `board` must still be set (R21)
-    board = undefined;
-    await b?.close();
+    try {
+      await h?.close(); // releases the teammates' claims through onGone, so `board` must still be set (R21)
+    } finally {
+      // Also when the harness failed to close: an open board watcher keeps `pi -p` from exiting.
+      board = undefined;
+      await b?.close();
+    }
   };
   pi.on("session_shutdown", stopTeam);
   // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
