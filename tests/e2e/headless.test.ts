@@ -117,6 +117,21 @@ describe("pi -p with a team", () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it("ends once the teammate is idle even when it never reports (idle teammates owe nothing)", async () => {
+    const WORK_MS = 1500;
+    const r = await startHeadless(() => ({ delayMs: WORK_MS, text: "finished, but told nobody" }));
+    const pid = await alicePid(r);
+    const alice = await r.model.waitForCall((c) => c.agent === "alice", 30_000);
+    const exit = await exitOf(r, 60_000);
+
+    expect(exit, r.stderr()).toMatchObject({ code: 0, signal: null });
+    // Held until alice's run had ended, then no further leader turn.
+    expect(exit.at - alice.at).toBeGreaterThanOrEqual(WORK_MS);
+    expect(r.model.callsOf("leader").map((c) => (c.toolResults.length > 0 ? "result" : c.lastUser))).toEqual(["GO", "result"]);
+    expect(r.stdout().trim()).toBe("Spawned; waiting for alice.");
+    expect(isAlive(pid)).toBe(false);
+  });
+
   it.each(["SIGTERM", "SIGINT"] as const)("%s while the teammate works ends pi promptly and leaves no child", async (signal) => {
     const r = await startHeadless(() => ({ delayMs: 120_000, text: "never" }));
     const pid = await alicePid(r);
