@@ -81,9 +81,13 @@ export class LeaderHarness implements TeamActivity {
     return m?.living ? m : undefined;
   }
 
-  /** TeamActivity: a background step in flight, or a living teammate not idle or with mail on its way. */
+  /**
+   * TeamActivity: a teammate is starting or working, or a background step is in flight (reading
+   * mail, settling, waking, handling an exit: each may end in a delivery or a wake). Mail left
+   * pending on an idle teammate after a failed wake does not count: nothing would retry it.
+   */
   busy(): boolean {
-    return this.#inFlight > 0 || this.members().some((m) => m.living && (m.status !== "idle" || m.delivering || m.pendingMail.length > 0));
+    return this.#inFlight > 0 || this.members().some((m) => m.status === "starting" || m.status === "working");
   }
 
   /** TeamActivity: `status` after each status change and background step, `delivery` after each delivery. */
