@@ -28,6 +28,7 @@ import { BoardIntentSchema, INTENT_FORMAT_VERSION, MessageIdSchema, type BoardDe
 import { checkValue, consumeIntent, ensurePrivateDir, errnoCode, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
 import { startReviewer, type Reviewer } from "../process/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
+import type { ActivityChange, TeamActivity } from "./headless.ts";
 
 /** What the board needs to know about one living teammate. */
 export interface BoardMate extends Holder {
@@ -67,7 +68,7 @@ export interface BoardHostOptions {
  * worker intents and answers each with a decision file, runs verify reviewers, and turns the
  * core's effects into teammate mail and leader escalations. The only writer of the board (R48).
  */
-export class BoardHost {
+export class BoardHost implements TeamActivity {
   readonly #o: BoardHostOptions & { now: () => number; intentGraceMs: number };
   #board: Board = createBoard();
   #book = createNoticeBook();
@@ -77,6 +78,7 @@ export class BoardHost {
   #retryTimer: NodeJS.Timeout | undefined;
   #watch: DirWatch | undefined;
   #reviewers = new Map<string, Reviewer | undefined>();
+  readonly #activity = new Set<(change: ActivityChange) => void>();
   #scanning = false;
   #rescan = false;
   #closed = false;
@@ -128,6 +130,21 @@ export class BoardHost {
     this.#scheduler = new SnapshotScheduler({ writtenRevision: parsed.file.revision });
     this.#apply(revived.effects);
     if (revived.released.length > 0) this.#o.note(`board reloaded: ${revived.released.join(", ")} returned to pending (holders gone)`);
+  }
+
+  /** TeamActivity: a verify reviewer is running; its verdict still goes to a teammate or the leader. */
+  busy(): boolean {
+    return this.#reviewers.size > 0;
+  }
+
+  /** TeamActivity: `status` when a reviewer starts or ends (its escalations are harness deliveries). */
+  subscribe(listener: (change: ActivityChange) => void): () => void {
+    this.#activity.add(listener);
+    return () => this.#activity.delete(listener);
+  }
+
+  #reviewersChanged(): void {
+    for (const listener of [...this.#activity]) listener("status");
   }
 
   /** The board, for views. Read only. */
@@ -387,6 +404,7 @@ export class BoardHost {
   /** Runs one verify gate (R44, W9): a fresh one-shot reviewer, one clarification at most. */
   async #review(e: Extract<Effect, { type: "start_reviewer" }>): Promise<void> {
     this.#reviewers.set(e.token, undefined);
+    this.#reviewersChanged();
     let reviewer: Reviewer | undefined;
     let prompt: string | undefined = e.prompt;
     try {
@@ -418,6 +436,7 @@ export class BoardHost {
       this.#apply(r.effects.filter((x) => x.type !== "clarify_reviewer"));
     } finally {
       this.#reviewers.delete(e.token);
+      this.#reviewersChanged();
       await reviewer?.stop();
     }
   }
@@ -425,6 +444,7 @@ export class BoardHost {
   #abortReviewer(token: string): void {
     const reviewer = this.#reviewers.get(token);
     this.#reviewers.delete(token);
+    this.#reviewersChanged();
     void reviewer?.stop();
   }
 

@@ -7,13 +7,14 @@ import { appendInboxRecord, LEADER_NAME, makeInboxRecord } from "../mail/index.t
 import { spawnPiChild, type RpcEvent } from "../process/index.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
-import { isQuiet, transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
+import { transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
 import { Member } from "../team/member.ts";
 import { harnessEventText, reportText } from "../team/prompts.ts";
 import { routeFromLeader, type SendRequest } from "../team/routing.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { validateTeammateName } from "../team/names.ts";
 import { MAX_LIVING_TEAMMATES, type HarnessHook, type LeaderHarnessOptions, type LeaderSendResult, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
+import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { HeartbeatTimer } from "./heartbeat-timer.ts";
 import { Mailboxes } from "./mailboxes.ts";
 import { RosterWriter } from "./roster-writer.ts";
@@ -31,7 +32,7 @@ type Resolved = Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderH
  * chokidar events with a slow safety poll (W6); one heartbeat timer for the team, armed only
  * while someone works. All state lives in this object; once closed it ignores every callback (L29).
  */
-export class LeaderHarness {
+export class LeaderHarness implements TeamActivity {
   readonly #o: Resolved;
   readonly #members = new Map<string, Member>(); // key: lower-case name; the latest incarnation
   readonly #mail: Mailboxes;
@@ -42,7 +43,9 @@ export class LeaderHarness {
   readonly #leaderWaits = new Map<number, { m: Member; resolve: (r: "steered" | "queued") => void }>();
   /** Kickoff prompts waiting for the child's answer, by spawn id. */
   readonly #kickoffs = new Map<string, (error: string | undefined) => void>();
-  readonly #listeners = new Set<() => void>();
+  readonly #listeners = new Set<(change: ActivityChange) => void>();
+  /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
+  #inFlight = 0;
   #nextMessageId = 0;
   #spawning = 0;
   #watch: DirWatch | undefined;
@@ -93,15 +96,17 @@ export class LeaderHarness {
   }
 
   /**
-   * True while the team owes the leader something: a teammate is starting or working, or has
-   * mail or a prompt in flight. Headless runs wait for it to turn false.
+   * True while the team owes the leader something (headless runs wait for it to turn false): a
+   * teammate is starting or working, a prompt to one is in flight, or a queued step (a settle
+   * draining its outbox, a close) is not done. Mail left on an idle teammate after a failed wake
+   * does not count: nothing would ever end the wait.
    */
   busy(): boolean {
-    return this.members().some((m) => m.state.phase === "starting" || m.state.phase === "working" || (m.state.phase === "idle" && !isQuiet(m.state)));
+    return this.#inFlight > 0 || this.members().some((m) => m.state.phase === "starting" || m.state.phase === "working" || m.sending);
   }
 
-  /** Calls `listener` after every teammate step and leader delivery. Returns the unsubscribe. */
-  subscribe(listener: () => void): () => void {
+  /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
+  subscribe(listener: (change: ActivityChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -284,7 +289,7 @@ export class LeaderHarness {
   event(type: string, teammate: string, body: string): void {
     if (this.#phase === "closed") return;
     this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
-    this.#changed();
+    this.#changed("delivery");
   }
 
   /**
@@ -293,10 +298,15 @@ export class LeaderHarness {
    * session must not crash over a teammate).
    */
   #enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void> {
+    this.#inFlight += 1;
     m.queue = m.queue.then(async () => {
       if (this.#phase === "closed") return;
       for (const event of await job()) this.#dispatch(m, event);
-    }).catch((error: unknown) => this.#note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m));
+    }).catch((error: unknown) => this.#note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m))
+      .finally(() => {
+        this.#inFlight -= 1;
+        this.#changed("status");
+      });
     return m.queue;
   }
 
@@ -307,7 +317,7 @@ export class LeaderHarness {
     m.state = step.state;
     for (const effect of step.effects) this.#execute(m, effect);
     if (m.state.phase === "stopped" && before !== "stopped") this.#releaseWaits(m);
-    if (event.type !== "output" || m.state.phase !== before) this.#changed();
+    if (event.type !== "output" || m.state.phase !== before) this.#changed("status");
     if (this.#phase === "open") this.#heartbeat.arm(this.#members.values());
   }
 
@@ -318,6 +328,7 @@ export class LeaderHarness {
         break;
       case "deliver_report":
         this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
+        this.#changed("delivery");
         break;
       case "harness_event":
         this.event(e.event.type, m.name, e.event.body);
@@ -437,10 +448,10 @@ export class LeaderHarness {
     }
   }
 
-  #changed(): void {
+  #changed(change: ActivityChange): void {
     for (const listener of this.#listeners) {
       try {
-        listener();
+        listener(change);
       } catch (error) {
         this.#note(`listener failed: ${String(error)}`);
       }

@@ -7,6 +7,7 @@ import { registerLeaderBoardTools } from "./board-tools.ts";
 import { leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "./harness.ts";
 import { agentDir } from "../store/index.ts";
+import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
@@ -81,14 +82,24 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (problems.length > 0) ctx.ui.notify(`pi-resident-teams agent files:\n${problems.join("\n")}`, "warning");
   });
 
-  pi.on("session_shutdown", async (event, ctx) => {
+  /** Stops the session's team; returns the names of the teammates that were living. */
+  const stopTeam = async (): Promise<string[]> => {
     const s = session;
     session = undefined;
     const stopped = s?.harness.members().filter((m) => m.living).map((m) => m.name) ?? [];
     await s?.close();
+    return stopped;
+  };
+  pi.on("session_shutdown", async (event, ctx) => {
+    const stopped = await stopTeam();
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
     if (unsaid) ctx.ui.notify(unsaid, "warning");
+  });
+  // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
+  registerHeadless(pi, {
+    activities: () => (session ? [session.harness, session.board] : []),
+    stopTeam: () => stopTeam().then(() => undefined, () => undefined),
   });
 
   pi.on("before_agent_start", async (event) => {

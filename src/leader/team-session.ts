@@ -96,8 +96,12 @@ export class TeamSession {
    * board's close then writes. Idempotent.
    */
   async close(): Promise<void> {
-    await this.harness.close();
-    await this.board.close();
+    try {
+      await this.harness.close();
+    } finally {
+      // Also when the harness failed to close: an open board watcher keeps `pi -p` from exiting.
+      await this.board.close();
+    }
   }
 }
 
