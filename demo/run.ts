@@ -4,16 +4,17 @@
  * The transcript is printed as things happen; the summary's checks decide the exit code.
  *
  * Phases run in order on one leader session: the team (mail, reports, steer, shutdown), then the
- * task board (tasks, notices, claims, verify gate).
+ * task board (tasks, notices, claims, verify gate, results), then a heartbeat (a stuck teammate).
  */
 import { boardPhase } from "./board-phase.ts";
 import { openStage, type Phase } from "./stage.ts";
+import { stallPhase } from "./stall-phase.ts";
 import { teamPhase } from "./team-phase.ts";
 import { Transcript } from "./transcript.ts";
 
-const PHASES: (() => Phase)[] = [teamPhase, boardPhase];
+const PHASES: (() => Phase)[] = [teamPhase, boardPhase, stallPhase];
 /** The whole demo must finish well inside a minute. */
-const DEADLINE_MS = 40_000;
+const DEADLINE_MS = 50_000;
 
 async function main(): Promise<number> {
   // A closed stdout (`npm run demo | head`) must not skip the teardown below.

@@ -14,6 +14,7 @@ import type { RpcEvent } from "../src/process/index.ts";
 import { startLeader, writeAgents, type Leader } from "../tests/support/leader.ts";
 import { createPiEnv, type PiEnv } from "../tests/support/pi-env.ts";
 import { startScriptedModel, type ModelCall, type Reply, type ScriptedModel } from "../tests/support/scripted-model.ts";
+import { STALL_ENV } from "./stall-phase.ts";
 import { describeInput, describeReply, quote, type Transcript } from "./transcript.ts";
 
 /** What teardown found: failed checks, and lines for the summary. */
@@ -174,7 +175,7 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
     git(e.cwd, e.env, "commit", "-q", "-m", "demo project: greet() and three agent files");
     log.line("setup", `project ${e.cwd} (git repo)`, `agent files: ${Object.keys(AGENTS).map((f) => `.pi/agents/${f}`).join(", ")}`, `scripted model at ${model.url}; agent dir ${e.agentDir}`);
 
-    leader = await startLeader(e);
+    leader = await startLeader(e, { extraEnv: STALL_ENV });
     const l = leader;
     log.line("leader", `pi --mode rpc ready (pid ${l.pid}), this package loaded with -e, project trusted with -a`);
     const teammateRoot = join(e.agentDir, "teammate");
@@ -263,7 +264,10 @@ function onLeaderEvent(event: RpcEvent, log: Transcript, pids: Map<string, numbe
     const m = event.message as { customType?: string; details?: Record<string, unknown> };
     const d = m.details ?? {};
     const what = m.customType === "teammate-report" ? `report from ${String(d.from)} [${String(d.status)}]` : `${String(m.customType)} (${String(d.type)} ${String(d.teammate)})`;
-    log.line("harness", `${what} delivered to the leader as a follow-up turn`);
+    // A harness event's first body line says what happened (a stall notice's "[agent] @x stalled · silent 3s").
+    const content = typeof (m as { content?: unknown }).content === "string" ? ((m as { content: string }).content) : "";
+    const headline = m.customType === "teammate-report" ? [] : content.split("\n").slice(1, 2).map((l) => `  ${quote(l, 110)}`);
+    log.line("harness", `${what} delivered to the leader as a follow-up turn`, ...headline);
     return;
   }
   if (event.type === "agent_settled") log.line("leader", "idle (agent_settled)");
