@@ -117,7 +117,7 @@ describe("pi -p with a team", () => {
     expect(isAlive(pid)).toBe(false);
   });
 
-  it("ends once the teammate is idle even when it never reports (idle teammates owe nothing)", async () => {
+  it("ends once the teammate is idle even when it never reports: after its one reminder, the leader's turn on the no-report event", async () => {
     const WORK_MS = 1500;
     const r = await startHeadless(() => ({ delayMs: WORK_MS, text: "finished, but told nobody" }));
     const pid = await alicePid(r);
@@ -125,10 +125,12 @@ describe("pi -p with a team", () => {
     const exit = await exitOf(r, 60_000);
 
     expect(exit, r.stderr()).toMatchObject({ code: 0, signal: null });
-    // Held until alice's run had ended, then no further leader turn.
+    // Held until alice's runs had ended (the kickoff and the one L31 reminder), then one leader turn
+    // on the teammate_no_report event, and nothing after it.
     expect(exit.at - alice.at).toBeGreaterThanOrEqual(WORK_MS);
-    expect(r.model.callsOf("leader").map((c) => (c.toolResults.length > 0 ? "result" : c.lastUser))).toEqual(["GO", "result"]);
-    expect(r.stdout().trim()).toBe("Spawned; waiting for alice.");
+    const seen = r.model.callsOf("leader").map((c) => (c.toolResults.length > 0 ? "result" : c.lastUser.includes('type="teammate_no_report"') ? "no_report" : c.lastUser));
+    expect(seen).toEqual(["GO", "result", "no_report"]);
+    expect(r.model.callsOf("alice").filter((c) => c.lastUser.includes("<harness-reminder>"))).toHaveLength(1);
     expect(isAlive(pid)).toBe(false);
   });
 
