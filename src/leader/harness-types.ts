@@ -52,6 +52,11 @@ export interface LeaderHarnessOptions {
   onIdle?: (m: Member) => void;
   /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
   onGone?: (m: Member, reason: "shutdown" | "crash") => void;
+  /**
+   * The leader sent `reopen: true` to `m` (board: one more review attempt of its parked tasks,
+   * R45). Returns a line to append to the send_message result, or undefined. A throw is noted.
+   */
+  onReopen?: (m: Member) => string | undefined;
   now?: () => number;
   /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
   safetyPollMs?: number;
@@ -62,7 +67,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone";
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "onReopen";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

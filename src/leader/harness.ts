@@ -45,6 +45,8 @@ export class LeaderHarness {
   #watch: DirWatch | undefined;
   #closing = false;
   #lock: SessionLock | undefined;
+  /** Names of spawns still discovering agents, before their Member exists (one entry per call). */
+  readonly #spawning: string[] = [];
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, ...options };
@@ -77,6 +79,14 @@ export class LeaderHarness {
     return m?.living ? m : undefined;
   }
 
+  /**
+   * Names of teammates whose `spawn` has not registered them yet (a parallel task_create must not
+   * say "no teammate is alive"). Once registered they are members with status `starting`.
+   */
+  spawning(): string[] {
+    return [...this.#spawning];
+  }
+
   /** Discovers agent definitions now (files may change during a session). Never rejects. */
   discover(): Promise<AgentDiscovery> {
     return discoverAgents({ agentDir: this.#o.agentDir, cwd: this.#o.cwd, trusted: this.#o.trusted() });
@@ -93,7 +103,13 @@ export class LeaderHarness {
     // Discover first: from the name and limit checks to reserving the name below there is no
     // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
     // checks together and overrun the limit or take one name twice.
-    const discovery = await this.discover();
+    this.#spawning.push(req.name);
+    let discovery: AgentDiscovery;
+    try {
+      discovery = await this.discover();
+    } finally {
+      this.#spawning.splice(this.#spawning.indexOf(req.name), 1);
+    }
     const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
     const nameCheck = validateTeammateName(req.name, livingNames);
     if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
@@ -189,11 +205,16 @@ export class LeaderHarness {
     const route = routeFromLeader(req, statuses);
     if (route.kind === "error") throw new TeamError("invalid_input", route.message);
     const m = this.living(route.to)!;
+    let board: string | undefined;
     if (req.reopen) {
       m.gate = reopenGate(m.gate);
       m.direct = "none";
+      this.#hook(() => {
+        board = this.#o.onReopen?.(m);
+      }, m);
     }
-    const note = route.note ? { note: route.note } : {};
+    const notes = [route.note, board].filter((n): n is string => n !== undefined && n !== "");
+    const note = notes.length > 0 ? { note: notes.join(" ") } : {};
     if (route.kind === "steer" && m.proc && !m.delivering) {
       try {
         const via = await this.#steer(m, mailText({ from: LEADER_NAME, body: req.message }));

@@ -50,7 +50,7 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (!harness && unavailable) throw new TeamError("locked", unavailable);
     return harness;
   };
-  registerLeaderTools(pi, live);
+  registerLeaderTools(pi, live, (name) => board?.workFor(name));
   registerLeaderBoardTools(pi, () => (live() && board ? { harness: harness!, board, label: boardLabel } : undefined));
 
   pi.on("session_start", async (_event, ctx: ExtensionContext) => {
@@ -83,6 +83,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => board?.offerWork(),
       onGone: (m, reason) => board?.holderGone({ name: m.name, spawnId: m.spawnId }, reason),
+      onReopen: (m) => board?.allowResubmit({ name: m.name, spawnId: m.spawnId }),
     });
     const b = new BoardHost({
       layout: boardPaths,
@@ -91,7 +92,10 @@ export function registerLeader(pi: ExtensionAPI): void {
       env: process.env,
       mates: () => h.members().filter((m) => m.living && !m.requestedShutdown).map(boardMate),
       tell: (to, text) => h.tell(to, text),
-      escalate: (taskId, text) => h.event("verify_escalation", taskId, text),
+      escalate: (e) => h.event("verify_escalation", e.holder.name, e.text),
+      teamWorking: () => h.spawning().length > 0 || h.members().some(working),
+      onSettled: (s) => h.event("board_settled", "task-board", s.text),
+      spawning: () => [...h.spawning(), ...h.members().filter((m) => m.living && m.status === "starting").map((m) => m.name)],
       teamModel: leaderModel,
       note,
       paceMs: pace.paceMs,
@@ -136,6 +140,11 @@ export function registerLeader(pi: ExtensionAPI): void {
     const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
     return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)" })}` };
   });
+}
+
+/** Busy for the board-settled rule: starting or working, or mail for it in flight. */
+function working(m: Member): boolean {
+  return m.living && !m.requestedShutdown && (m.status !== "idle" || m.delivering || m.pendingMail.length > 0);
 }
 
 /** The board's view of a living teammate. */
