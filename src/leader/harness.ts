@@ -281,8 +281,12 @@ export class LeaderHarness {
     this.#background(this.#deliverMail(m), "delivering board mail", m);
   }
 
-  /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
+  /**
+   * Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events.
+   * A closing harness starts none (a board_settled summary must not wake a session that is ending).
+   */
   event(type: string, teammate: string, body: string): void {
+    if (this.#closing) return;
     this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
   }
 
