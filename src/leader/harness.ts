@@ -197,7 +197,8 @@ export class LeaderHarness {
    * The leader's `send_message` (R24, R25): a working teammate is steered through its control
    * stream (`steered` only when the child accepted it); otherwise the message goes to its inbox
    * (`queued`) and is delivered at its next wake. `reopen` starts a new assignment after a
-   * terminal report: the report gate opens again and the board is open to the teammate (R15).
+   * terminal report: the report gate opens again and the board is open to the teammate (R15);
+   * `onReopen` may add a line to the result (board: one more attempt of its parked tasks, R45).
    * @throws TeamError `invalid_input` when the recipient is not a living teammate.
    */
   async sendFromLeader(req: SendRequest): Promise<LeaderSendResult> {
@@ -205,15 +206,15 @@ export class LeaderHarness {
     const route = routeFromLeader(req, statuses);
     if (route.kind === "error") throw new TeamError("invalid_input", route.message);
     const m = this.living(route.to)!;
-    let board: string | undefined;
+    let reopened: string | undefined;
     if (req.reopen) {
       m.gate = reopenGate(m.gate);
       m.direct = "none";
       this.#hook(() => {
-        board = this.#o.onReopen?.(m);
+        reopened = this.#o.onReopen?.(m);
       }, m);
     }
-    const notes = [route.note, board].filter((n): n is string => n !== undefined && n !== "");
+    const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
     const note = notes.length > 0 ? { note: notes.join(" ") } : {};
     if (route.kind === "steer" && m.proc && !m.delivering) {
       try {
