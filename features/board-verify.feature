@@ -2,7 +2,8 @@ Feature: Task board: verify gate
   A task's verify overrides the claimer's role verify (R43). A fresh one-shot reviewer judges the
   submission and ends with one verdict line (R44). PASS completes; FAIL returns findings to the
   holder, who keeps the claim; two explicit FAILs park the task with one leader escalation (R45,
-  L10). A missing verdict gets one clarification, then one escalation that is not a failure (W9).
+  L10), and a parked task refuses resubmission until the leader allows one more attempt
+  (send_message with reopen: true to its holder). A missing verdict gets one clarification, then one escalation that is not a failure (W9).
   Each gate run is bound to its submission by a token; a late outcome is ignored and its reviewer
   aborted (L9).
 
@@ -53,10 +54,51 @@ Feature: Task board: verify gate
     Then task "fix-auth" is parked
     And task "fix-auth" is held by "alice"
     And the leader receives 1 escalation about task "fix-auth"
+    And the escalation about task "fix-auth" names board teammate "alice" and says 'send_message({ to: "alice", message: "<what to fix>", reopen: true })'
+
+  # Regression (issue 6): a holder resubmitting a parked task started 12 reviewers in 4 s.
+  Scenario: A parked task refuses resubmission at once, with no reviewer
+    Given task "fix-auth" is parked with "alice" after two failed reviews
     When board teammate "alice" submits task "fix-auth" as completed
-    And the reviewer of task "fix-auth" answers "VERDICT: FAIL - third"
+    Then the submission is rejected as "parked" naming "`fix-auth`, 2 failed reviews, Do not resubmit"
+    And no reviewer is started
+    When board teammate "alice" submits task "fix-auth" as completed
+    Then the submission is rejected as "parked" naming "`fix-auth`"
+    And no reviewer is started
+    And task "fix-auth" is parked
+
+  Scenario: The leader's reopen allows exactly one more attempt; its FAIL parks again without a second escalation
+    Given task "fix-auth" is parked with "alice" after two failed reviews
+    When the leader reopens board teammate "alice"
+    Then board teammate "alice" is told one more attempt of task "fix-auth" is allowed
+    When board teammate "alice" submits task "fix-auth" as completed
+    Then a reviewer is started for task "fix-auth"
+    When the reviewer of task "fix-auth" answers "VERDICT: FAIL - third"
     Then task "fix-auth" is parked
+    And task "fix-auth" has 3 failed reviews
     And the leader receives 1 escalation about task "fix-auth"
+    When board teammate "alice" submits task "fix-auth" as completed
+    Then the submission is rejected as "parked" naming "`fix-auth`, 3 failed reviews"
+    And no reviewer is started
+
+  Scenario: The allowed attempt can pass
+    Given task "fix-auth" is parked with "alice" after two failed reviews
+    When the leader reopens board teammate "alice"
+    And board teammate "alice" submits task "fix-auth" as completed
+    And the reviewer of task "fix-auth" answers "VERDICT: PASS"
+    Then task "fix-auth" is completed
+
+  Scenario: Reopening someone else does not unpark the task
+    Given task "fix-auth" is parked with "alice" after two failed reviews
+    When the leader reopens board teammate "bob"
+    And board teammate "alice" submits task "fix-auth" as completed
+    Then the submission is rejected as "parked" naming "`fix-auth`"
+
+  Scenario: A parked task can still be released
+    Given task "fix-auth" is parked with "alice" after two failed reviews
+    When board teammate "alice" submits task "fix-auth" as failed
+    Then task "fix-auth" is pending
+    And task "fix-auth" has no holder
 
   Scenario: A missing verdict gets one clarification, then one escalation that is not a failure
     When board teammate "alice" submits task "fix-auth" as completed

@@ -29,6 +29,25 @@ export type GateResult = Accepted<{ task: Task; outcome: GateOutcome; verdict: V
 
 const code = (id: string): string => `\`${id}\``;
 
+/**
+ * The exact leader call that allows one more review attempt of the tasks parked with `name`
+ * (R45): a `send_message` with `reopen: true` (see `allowResubmit`).
+ */
+export function reopenCall(name: string): string {
+  return `send_message({ to: ${JSON.stringify(name)}, message: "<what to fix>", reopen: true })`;
+}
+
+/** The leader's options for a parked task, for escalations. */
+function parkedChoices(task: Task, holding: Holding): string {
+  const name = holding.holder.name;
+  return [
+    `No reviewer runs for it and @${name} cannot resubmit until you decide:`,
+    `- allow one more attempt: ${reopenCall(name)} (this allows one attempt for every task parked with @${name}; a FAIL parks it again, with no further escalation);`,
+    `- or have @${name} release it (task_submit with status "failed");`,
+    `- or replace it: task_create({ subject: "...", supersedes: ["${task.id}"] }).`,
+  ].join("\n");
+}
+
 function onFail(board: Board, task: Task, holding: Holding, gate: GateRun, reasons: string, now: number): { outcome: GateOutcome; effects: Effect[] } {
   const failures = holding.failures + 1;
   const parks = failures >= FAILS_TO_PARK;
@@ -44,7 +63,7 @@ function onFail(board: Board, task: Task, holding: Holding, gate: GateRun, reaso
       reasons,
       parked: parks,
       text: parks
-        ? `Review of ${code(task.id)} failed again (attempt ${gate.attempt}); the task is parked with you and the leader decides what happens next. Do not resubmit unless the leader asks. ${because}`
+        ? `Review of ${code(task.id)} failed again (attempt ${gate.attempt}); the task is parked with you and the leader decides what happens next. Do not resubmit unless the leader asks: task_submit(completed) is refused until the leader allows one more attempt. ${because}`
         : `Review of ${code(task.id)} failed (attempt ${gate.attempt}). You keep the claim: fix the findings and submit again with task_submit. ${because}`,
     },
   ];
@@ -55,7 +74,7 @@ function onFail(board: Board, task: Task, holding: Holding, gate: GateRun, reaso
       taskId: task.id,
       kind: "verify_failed_twice",
       holder: holding.holder,
-      text: `Task ${code(task.id)} (${task.subject}) failed review twice and is parked with @${holding.holder.name}. Last findings: ${reasons === "" ? "(none given)" : reasons}\nDecide: steer @${holding.holder.name} and let it resubmit, or have it release the task (task_submit failed), or supersede the task.`,
+      text: `Task ${code(task.id)} (${task.subject}) failed review twice and is parked with @${holding.holder.name}. Last findings: ${reasons === "" ? "(none given)" : reasons}\n${parkedChoices(task, holding)}`,
     });
   }
   return { outcome: parks ? "parked" : "findings", effects };
@@ -66,7 +85,11 @@ function onMissing(board: Board, task: Task, holding: Holding, gate: GateRun, wh
     moveTask(board, task, { status: "in_review", holding, gate: { ...gate, clarified: true } }, now);
     return { outcome: "clarify", effects: [{ type: "clarify_reviewer", token: gate.token, taskId: task.id, prompt: clarificationPrompt(task.id, why) }] };
   }
-  moveTask(board, task, { status: "claimed", holding }, now);
+  // An attempt the leader allowed on a parked task goes back to parked: the allowance was for one
+  // review, and an inconclusive one must not turn into free resubmissions (R45, L10).
+  const parked = holding.failures >= FAILS_TO_PARK;
+  moveTask(board, task, parked ? { status: "parked", holding } : { status: "claimed", holding }, now);
+  const head = `The reviewer of ${code(task.id)} (${task.subject}) gave no usable verdict, even after one clarification. This does not count as a failed review;`;
   return {
     outcome: "escalated",
     effects: [
@@ -75,7 +98,9 @@ function onMissing(board: Board, task: Task, holding: Holding, gate: GateRun, wh
         taskId: task.id,
         kind: "verdict_missing",
         holder: holding.holder,
-        text: `The reviewer of ${code(task.id)} (${task.subject}) gave no usable verdict, even after one clarification. This does not count as a failed review; @${holding.holder.name} keeps the claim. Decide: ask @${holding.holder.name} to resubmit (a fresh reviewer runs), or release or supersede the task.`,
+        text: parked
+          ? `${head} the task stays parked with @${holding.holder.name} (it had failed review ${holding.failures} times before).\n${parkedChoices(task, holding)}`
+          : `${head} @${holding.holder.name} keeps the claim. Decide: ask @${holding.holder.name} to resubmit (a fresh reviewer runs), or release or supersede the task.`,
       },
     ],
   };
@@ -89,7 +114,7 @@ function onMissing(board: Board, task: Task, holding: Holding, gate: GateRun, wh
  * FAILs (after a resubmission from parked) keep it parked without escalation (L10). No verdict:
  * the first time, the task stays in review and one `clarify_reviewer` goes to the same reviewer;
  * the second time the leader gets one escalation and the holder keeps the claim, failures
- * unchanged (R44, W9).
+ * unchanged (R44, W9); on an attempt allowed from parked the task returns to parked instead.
  */
 export function gateOutcome(board: Board, input: GateOutcomeInput, now: number): GateResult {
   const taskId = board.index.gates.get(input.token);

@@ -12,6 +12,7 @@ export type {
   Holder,
   Holding,
   Rejected,
+  ResubmitAllowance,
   Task,
   TaskState,
   TaskStatus,
@@ -28,7 +29,9 @@ export { normalizeResource, resourcesOverlap, anyOverlap, type NormalizedResourc
 export { createTask, type CreateInput, type CreateRejection, type CreateResult, type Repointed } from "./create.ts";
 export { claimTask, type Claimant, type ClaimInput, type ClaimRejection, type ClaimResult } from "./claim.ts";
 export { submitTask, type SubmitInput, type SubmitOutcome, type SubmitRejection, type SubmitResult } from "./submit.ts";
-export { FAILS_TO_PARK, gateOutcome, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
+export { FAILS_TO_PARK, gateOutcome, reopenCall, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
+export { allowResubmit, type AllowResubmitResult } from "./resubmit.ts";
+export { SUMMARY_TASKS, checkSettled, settledKey, type SettledDecision, type SettledInput } from "./settled.ts";
 export { releaseHolder, reviveBoard, type GoneHolder, type ReleaseResult, type RevivedBoard } from "./holders.ts";
 
 export { REASONS_LIMIT, bound, clarificationPrompt, parseVerdict, reviewerPrompt, type ReviewerPromptInput, type Verdict } from "./verdict.ts";
@@ -36,6 +39,7 @@ export {
   DEFAULT_NOTICE_PACE_MS,
   DEFAULT_TASKS_PER_NOTICE,
   NOTICED_CAP,
+  claimableTaskIds,
   createNoticeBook,
   noticeText,
   planNotices,
@@ -59,7 +63,8 @@ export {
 } from "./schema.ts";
 export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts";
 
-export { ROSTER_TAIL, TASK_PAGE, renderTaskList, type RosterRow, type TaskListOptions } from "./view.ts";
+export { RESULT_PREVIEW, ROSTER_TAIL, TASK_PAGE, detailCall, renderTaskList, resultPreview, type RosterRow, type TaskListOptions } from "./view.ts";
+export { IDS_LISTED, renderTaskDetail, type TaskDetailResult } from "./detail.ts";
 export { describeCreate, type DescribeCreateInput } from "./messages.ts";
 export {
   TaskClaimParams,
@@ -72,4 +77,5 @@ export {
   parseStringList,
   type InputResult,
   type TaskCreateArgs,
+  type TaskListArgs,
 } from "./inputs.ts";

@@ -35,7 +35,10 @@ export type TaskCreateArgs = Static<typeof TaskCreateParams>;
 /** task_list parameters (R46). */
 export const TaskListParams = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, description: "First task of the page (0-based)." })),
+  taskId: Type.Optional(Type.String({ description: "Show this one task in full (its whole result, state and criteria) instead of the page." })),
 });
+/** task_list arguments. */
+export type TaskListArgs = Static<typeof TaskListParams>;
 
 /** task_claim parameters (R37). */
 export const TaskClaimParams = Type.Object({

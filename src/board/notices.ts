@@ -92,6 +92,20 @@ function isClaimableNow(board: Board, task: Task, assignments: readonly Assignme
   return task.resources.length === 0 || !assignments.some((a) => anyOverlap(task.resources, a.resources));
 }
 
+/**
+ * Ids of the tasks a free teammate (no assignment, no holding) could claim now: pending with every
+ * dependency completed and resources overlapping neither a board holding nor `assignments`, in
+ * `seq` order, at most `limit` (default 50). Reads the ready index only; never changes anything.
+ */
+export function claimableTaskIds(board: Board, assignments: readonly Assignment[] = [], limit = 50): string[] {
+  const out: string[] = [];
+  for (const task of board.index.ready) {
+    if (out.length >= limit) break;
+    if (isClaimableNow(board, task, assignments)) out.push(task.id);
+  }
+  return out;
+}
+
 function prune(board: Board, entry: NoticeEntry): void {
   if (entry.noticed.size <= NOTICED_CAP) return;
   for (const id of [...entry.noticed.keys()]) {

@@ -30,7 +30,8 @@ const StateSchema = Type.Union([
   Type.Object({ status: Type.Literal("pending") }),
   Type.Object({ status: Type.Literal("claimed"), holding: HoldingSchema }),
   Type.Object({ status: Type.Literal("in_review"), holding: HoldingSchema, gate: GateSchema }),
-  Type.Object({ status: Type.Literal("parked"), holding: HoldingSchema }),
+  // `allowance` was added within v1: files without it load as before (no allowance).
+  Type.Object({ status: Type.Literal("parked"), holding: HoldingSchema, allowance: Type.Optional(Type.Object({ grantedAt: Ms })) }),
   Type.Object({ status: Type.Literal("completed"), completedAt: Ms, by: Type.Optional(Type.String()) }),
   Type.Object({ status: Type.Literal("superseded"), by: TaskId, supersededAt: Ms, holder: Type.Optional(HolderSchema) }),
 ]);

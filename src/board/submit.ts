@@ -19,7 +19,7 @@ export interface SubmitInput {
 }
 
 /** Why a submission was refused. */
-export type SubmitRejection = "not_found" | "not_claimed" | "not_holder" | "in_review" | "superseded";
+export type SubmitRejection = "not_found" | "not_claimed" | "not_holder" | "in_review" | "superseded" | "parked";
 
 /**
  * What happened: `completed` (no gate), `in_review` (a reviewer must run), `released` (failed →
@@ -67,13 +67,23 @@ function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | un
   return undefined;
 }
 
+function parkedRefusal(task: Task, holding: Holding): Rejected<SubmitRejection> {
+  const fails = `${holding.failures} failed review${holding.failures === 1 ? "" : "s"}`;
+  return reject(
+    "parked",
+    `Task ${code(task.id)} is parked after ${fails}; no reviewer runs for it until the leader allows one more attempt, and nothing was changed. Do not resubmit: end your turn and wait for the leader's message. To give the task up instead, call task_submit({ taskId: "${task.id}", status: "failed", result: "<why>" }).`,
+  );
+}
+
 /**
  * Applies a submission at `now` (ms). Rules: only the current holder (name and spawn id, R47)
  * may submit. `failed` returns a claimed, parked or in-review task to pending with the error kept
  * and notices re-armed (R39, R54), aborting a running reviewer; on a superseded task it is the
  * holder's acknowledgement and drops its resource lock (R41). `completed` is rejected on a
- * superseded task and while a review runs; otherwise it starts a gate run when the effective
- * verify (`task.verify ?? roleVerify`) is set, else completes the task. Effects: `abort_reviewer`,
+ * superseded task and while a review runs, and on a parked task unless the leader allowed one
+ * more attempt (`parked`: no reviewer starts, R45, L10; see `allowResubmit`); otherwise it starts
+ * a gate run when the effective verify (`task.verify ?? roleVerify`) is set, else completes the
+ * task. A gate run from parked uses the allowance up. Effects: `abort_reviewer`,
  * `start_reviewer`, `persist`.
  */
 export function submitTask(board: Board, input: SubmitInput, now: number): SubmitResult {
@@ -102,6 +112,7 @@ export function submitTask(board: Board, input: SubmitInput, now: number): Submi
   if (state.status === "in_review") {
     return reject("in_review", `Task ${code(task.id)} is already in review (attempt ${state.gate.attempt}); wait for the reviewer's verdict.`);
   }
+  if (state.status === "parked" && !state.allowance) return parkedRefusal(task, state.holding);
   task.lastResult = text;
   const criteria = task.verify ?? input.roleVerify?.trim();
   if (criteria) {

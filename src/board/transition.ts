@@ -12,12 +12,13 @@ import type { Task, TaskState, TaskStatus } from "./types.ts";
  * Allowed moves. `superseded → superseded` clears a holder that acknowledged or stopped (R41).
  * `in_review → claimed` is a FAIL or an inconclusive escalation; `in_review → pending` a release;
  * `in_review → in_review` records the clarification or restarts a run after a leader reload.
+ * `parked → parked` records the leader's allowance of one more attempt (R45).
  */
 export const TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
   pending: ["claimed", "superseded"],
   claimed: ["in_review", "completed", "pending", "superseded"],
   in_review: ["in_review", "completed", "claimed", "parked", "pending", "superseded"],
-  parked: ["in_review", "completed", "pending", "superseded"],
+  parked: ["parked", "in_review", "completed", "pending", "superseded"],
   completed: [],
   superseded: ["superseded"],
 };

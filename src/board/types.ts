@@ -26,6 +26,15 @@ export interface Holding {
   readonly reviews: number;
 }
 
+/**
+ * The leader's permission for one more review attempt of a parked task (R45, L10): granted by
+ * `send_message({ to: holder, reopen: true })`, used up by the next `task_submit(completed)`.
+ */
+export interface ResubmitAllowance {
+  /** When the leader granted it (ms). */
+  readonly grantedAt: number;
+}
+
 /** One verify-gate run, bound to a submission by its token (L9). */
 export interface GateRun {
   /** Unique per run (`<task id>#g<n>`); an outcome carrying another token is stale. */
@@ -47,7 +56,12 @@ export type TaskState =
   | { readonly status: "pending" }
   | { readonly status: "claimed"; readonly holding: Holding }
   | { readonly status: "in_review"; readonly holding: Holding; readonly gate: GateRun }
-  | { readonly status: "parked"; readonly holding: Holding }
+  | {
+      readonly status: "parked";
+      readonly holding: Holding;
+      /** Set while the leader allows one more attempt; without it a `completed` submit is refused. */
+      readonly allowance?: ResubmitAllowance;
+    }
   | { readonly status: "completed"; readonly completedAt: number; readonly by?: string }
   | {
       readonly status: "superseded";
@@ -130,7 +144,7 @@ export type Effect =
       readonly type: "tell_holder";
       readonly to: Holder;
       readonly taskId: string;
-      readonly about: "superseded" | "verify_passed";
+      readonly about: "superseded" | "verify_passed" | "resubmit_allowed";
       readonly text: string;
     }
   | {

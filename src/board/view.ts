@@ -1,7 +1,8 @@
 /**
  * task_list (R46): one view definition for both sides. The leader's variant appends the roster;
  * a worker's variant appends the tail of the roster it needs to find peers. Output is bounded:
- * counts for the whole board plus one page of tasks.
+ * counts for the whole board plus one page of tasks, each completed task with a one-line preview
+ * of its result; `renderTaskDetail` shows one task in full.
  */
 import { unmetDependencies, type Board } from "./board.ts";
 import { TASK_STATUSES, type Task, type TaskStatus } from "./types.ts";
@@ -35,6 +36,8 @@ export interface TaskListOptions {
 export const TASK_PAGE = 50;
 /** Peers shown to a worker. */
 export const ROSTER_TAIL = 8;
+/** Longest result preview in a task_list line, in characters, ellipsis included. */
+export const RESULT_PREVIEW = 200;
 
 const LABEL: Record<TaskStatus, string> = {
   in_review: "in review",
@@ -48,6 +51,29 @@ const LABEL: Record<TaskStatus, string> = {
 function short(text: string, max: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/**
+ * A result as one bounded line: whitespace runs (newlines too) become one space, and text longer
+ * than `max` characters (default `RESULT_PREVIEW`) is cut to `max - 1` plus `…`. `cut` says
+ * whether anything was left out, so the caller can point at the full text.
+ */
+export function resultPreview(text: string, max = RESULT_PREVIEW): { text: string; cut: boolean } {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line.length <= max) return { text: line, cut: false };
+  return { text: `${line.slice(0, Math.max(1, max) - 1)}…`, cut: true };
+}
+
+/** The call that shows one task in full. */
+export function detailCall(taskId: string): string {
+  return `task_list({ taskId: "${taskId}" })`;
+}
+
+/** `result: <preview>` for a list line, with the hint to the full text when it was cut. */
+function resultPart(task: Task): string | undefined {
+  if (task.lastResult === undefined || task.lastResult.trim() === "") return undefined;
+  const p = resultPreview(task.lastResult);
+  return `result: ${p.text}${p.cut ? ` (full result: ${detailCall(task.id)})` : ""}`;
 }
 
 function detail(board: Board, task: Task, self: string | undefined): string[] {
@@ -65,6 +91,7 @@ function detail(board: Board, task: Task, self: string | undefined): string[] {
     case "parked":
       out.push(`by ${you(state.holding.holder.name)}`);
       if (state.holding.failures > 0) out.push(`${state.holding.failures} failed review${state.holding.failures > 1 ? "s" : ""}`);
+      if (state.status === "parked") out.push(state.allowance ? "one more attempt allowed" : "waits for the leader");
       break;
     case "in_review":
       out.push(`by ${you(state.holding.holder.name)}`, `review attempt ${state.gate.attempt}`);
@@ -82,6 +109,8 @@ function detail(board: Board, task: Task, self: string | undefined): string[] {
     }
   }
   if (task.resources.length > 0) out.push(`resources: ${task.resources.join(", ")}`);
+  const result = state.status === "completed" ? resultPart(task) : undefined;
+  if (result) out.push(result); // last: the leader reads what its board produced (issue 6)
   return out;
 }
 

@@ -2,6 +2,9 @@ import { readFile, rename } from "node:fs/promises";
 import { basename, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import {
+  allowResubmit,
+  checkSettled,
+  claimableTaskIds,
   claimTask,
   createBoard,
   createNoticeBook,
@@ -12,9 +15,11 @@ import {
   parseBoardFile,
   planNotices,
   releaseHolder,
+  renderTaskDetail,
   renderTaskList,
   reviveBoard,
   serializeBoard,
+  settledKey,
   SnapshotScheduler,
   submitTask,
   type Assignment,
@@ -22,6 +27,7 @@ import {
   type Effect,
   type Holder,
   type RosterRow,
+  type SettledDecision,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { BoardIntentSchema, INTENT_FORMAT_VERSION, MessageIdSchema, type BoardDecision, type BoardIntent } from "../mail/index.ts";
@@ -41,6 +47,20 @@ export interface BoardMate extends Holder {
   roleVerify: string | undefined;
 }
 
+/** A verify escalation for the leader: the task, its holder (who the event is about) and the text. */
+export type BoardEscalation = Extract<Effect, { type: "escalate" }>;
+
+/** The board-settled summary for the leader (one per settle episode). */
+export type BoardSettled = Extract<SettledDecision, { kind: "settled" }>;
+
+/** What the board holds for one teammate, for the teammate_spawn result. */
+export interface BoardWork {
+  /** Tasks named in the notice it was just sent (outstanding while it works on that notice). */
+  offered: string[];
+  /** Tasks it could claim now (first 50), whether or not a notice named them. */
+  claimable: string[];
+}
+
 /** Wiring of a `BoardHost`. */
 export interface BoardHostOptions {
   layout: BoardLayout;
@@ -52,8 +72,20 @@ export interface BoardHostOptions {
   mates: () => BoardMate[];
   /** Delivers board text (notice, findings, supersede notice) into a teammate's next turn. */
   tell: (to: Holder, text: string) => void;
-  /** Starts one leader turn with a harness event (verify escalation). */
-  escalate: (taskId: string, text: string) => void;
+  /** Starts one leader turn with a harness event about `e.holder` (verify escalation, R45). */
+  escalate: (e: BoardEscalation) => void;
+  /**
+   * Whether any teammate works, starts, is being spawned or has mail in flight; read before a
+   * board-settled summary. Default: never (no teammates).
+   */
+  teamWorking?: () => boolean;
+  /** Starts one leader turn with the board-settled summary. Without it no summary is made. */
+  onSettled?: (summary: BoardSettled) => void;
+  /**
+   * Names of teammates being spawned or still starting, so task_create does not say "no teammate
+   * is alive" while one is on its way (R35). Default: none.
+   */
+  spawning?: () => string[];
   teamModel: () => ModelRef | undefined;
   note: (text: string) => void;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
@@ -86,6 +118,8 @@ export class BoardHost implements TeamActivity {
   #unavailable: string | undefined;
   /** A one-time report (corrupt board moved aside) prefixed to the next tool result. */
   #report: string | undefined;
+  /** Settle key of the last board-settled summary (or of the board as loaded, if settled). */
+  #settledKey: string | undefined;
 
   constructor(options: BoardHostOptions) {
     this.#o = { now: Date.now, intentGraceMs: 2000, ...options };
@@ -127,6 +161,8 @@ export class BoardHost implements TeamActivity {
     }
     const revived = reviveBoard(parsed.file, this.#o.mates(), this.#o.now());
     this.#board = revived.board;
+    // A board already settled when the leader starts was summarised before (or is history): no event.
+    this.#settledKey = settledKey(revived.board);
     this.#scheduler = new SnapshotScheduler({ writtenRevision: parsed.file.revision });
     this.#apply(revived.effects);
     if (revived.released.length > 0) this.#o.note(`board reloaded: ${revived.released.join(", ")} returned to pending (holders gone)`);
@@ -176,19 +212,65 @@ export class BoardHost implements TeamActivity {
     this.#apply(created.effects);
     const mates = this.#o.mates();
     const plan = this.#plan(mates, { synchronous: true, onlyTaskIds: [created.task.id] });
-    return this.#withReport(describeCreate(this.#board, { created, plan, living: mates.length, boardLabel }));
+    const starting = this.#o.spawning?.() ?? [];
+    return this.#withReport(describeCreate(this.#board, { created, plan, living: mates.length, starting, boardLabel }));
   }
 
-  /** task_list for the leader (R46): one view definition, with the roster. */
-  list(roster: RosterRow[], offset: number | undefined, boardLabel: string): string {
+  /**
+   * task_list for the leader (R46): one view definition, with the roster; with `taskId`, that
+   * one task in full (its whole result).
+   * @throws TeamError `not_found` for an unknown `taskId`, listing the ids that exist.
+   */
+  list(roster: RosterRow[], view: { offset?: number; taskId?: string }, boardLabel: string): string {
     this.#need("task_list");
-    return this.#withReport(renderTaskList(this.#board, { audience: "leader", roster, boardLabel, ...(offset !== undefined ? { offset } : {}) }));
+    if (view.taskId !== undefined && view.taskId.trim() !== "") {
+      const detail = renderTaskDetail(this.#board, view.taskId);
+      if (!detail.ok) throw new TeamError("not_found", `task_list: ${detail.message}`);
+      return this.#withReport(detail.text);
+    }
+    return this.#withReport(renderTaskList(this.#board, { audience: "leader", roster, boardLabel, ...(view.offset !== undefined ? { offset: view.offset } : {}) }));
   }
 
-  /** A teammate went idle or the board changed: offer claimable work (R36, R54). */
+  /** A teammate went idle or the board changed: offer claimable work (R36, R54), then see whether the board settled. */
   offerWork(): void {
     if (this.#closed || this.#unavailable) return;
     this.#plan(this.#o.mates(), {});
+    this.#checkSettled();
+  }
+
+  /**
+   * The leader reopened `holder` (send_message with `reopen: true`): every task parked with
+   * that incarnation gets exactly one more review attempt (R45, L10); the holder is told how.
+   * Returns a line for the send_message result naming the tasks, or undefined when it had none
+   * parked. Never throws.
+   */
+  allowResubmit(holder: Holder): string | undefined {
+    if (this.#closed || this.#unavailable) return undefined;
+    const r = allowResubmit(this.#board, holder, this.#o.now());
+    this.#apply(r.effects);
+    const ids = (list: string[]) => list.map((id) => `\`${id}\``).join(", ");
+    const parts: string[] = [];
+    if (r.allowed.length > 0) parts.push(`Board: one more review attempt allowed for ${ids(r.allowed)} (parked with @${holder.name}; a FAIL parks it again, without another escalation).`);
+    if (r.already.length > 0) parts.push(`Board: ${ids(r.already)} already had an attempt allowed.`);
+    return parts.length > 0 ? parts.join(" ") : undefined;
+  }
+
+  /** Claimable work for teammate `name` and what its last notice offered (teammate_spawn wording). */
+  workFor(name: string): BoardWork {
+    if (this.#unavailable) return { offered: [], claimable: [] };
+    const assignments = this.#o.mates()
+      .filter((m) => m.name !== name && m.assignmentResources)
+      .map((m) => ({ name: m.name, resources: m.assignmentResources ?? [] }));
+    return { offered: [...(this.#book.get(name)?.offered ?? [])], claimable: claimableTaskIds(this.#board, assignments) };
+  }
+
+  /** Delivers the board-settled summary when its rule holds (src/board/settled.ts). */
+  #checkSettled(): void {
+    if (this.#closed || this.#unavailable || !this.#o.onSettled) return;
+    const d = checkSettled(this.#board, { teamWorking: this.#o.teamWorking?.() ?? false, lastKey: this.#settledKey });
+    if (d.kind !== "settled") return;
+    this.#settledKey = d.key;
+    this.#o.onSettled(d);
   }
 
   /**
@@ -369,13 +451,15 @@ export class BoardHost implements TeamActivity {
     return { ok: true, message: said[r.outcome], taskId: r.task.id };
   }
 
-  /** Carries out the core's effects, in order. */
+  /** Carries out the core's effects, in order; after a board change, checks whether it settled. */
   #apply(effects: readonly Effect[]): void {
+    let changed = false;
     for (const e of effects) {
       switch (e.type) {
         case "persist":
           this.#scheduler.markDirty(e.revision, this.#o.now());
           this.#armFlush();
+          changed = true;
           break;
         case "notify_teammate":
         case "send_findings":
@@ -391,7 +475,7 @@ export class BoardHost implements TeamActivity {
           this.#abortReviewer(e.token);
           break;
         case "escalate":
-          this.#o.escalate(e.taskId, e.text);
+          this.#o.escalate(e);
           break;
         default: {
           const never: never = e;
@@ -399,6 +483,7 @@ export class BoardHost implements TeamActivity {
         }
       }
     }
+    if (changed) this.#checkSettled();
   }
 
   /** Runs one verify gate (R44, W9): a fresh one-shot reviewer, one clarification at most. */

@@ -8,7 +8,7 @@ import { textResult } from "../team/tool-result.ts";
 
 /**
  * Registers the leader's board tools (R34, R35, R46): task_create (leader only) and the leader
- * view of task_list, which includes the roster.
+ * view of task_list, which includes the roster, or one task in full with `taskId`.
  */
 export function registerLeaderBoardTools(
   pi: ExtensionAPI,
@@ -35,7 +35,8 @@ export function registerLeaderBoardTools(
   pi.registerTool(defineTool({
     name: "task_list",
     label: "Task board",
-    description: "Show the task board (a page plus counts) and the team roster.",
+    description:
+      "Show the task board (a page plus counts, completed tasks with a one-line result preview) and the team roster. With taskId, show that one task in full, including its whole result.",
     parameters: TaskListParams,
     async execute(_id, params) {
       const s = need();
@@ -46,7 +47,7 @@ export function registerLeaderBoardTools(
         ...(m.model ? { model: `${m.model.provider}/${m.model.id}` } : {}),
         ...(m.direct === "open" ? { assignment: "direct assignment" } : {}),
       }));
-      return textResult(s.board.list(roster, params.offset, s.label), {});
+      return textResult(s.board.list(roster, params, s.label), {});
     },
   }));
 }

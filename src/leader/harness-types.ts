@@ -53,6 +53,8 @@ export interface LeaderHarnessOptions {
   onIdle?: (m: Member) => void;
   /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
   onGone?: (m: Member, reason: "shutdown" | "crash") => void;
+  /** The leader reopened `m` (R15): returns a note for the send result (one more attempt of its parked tasks). */
+  onReopen?: (m: Member) => string | undefined;
   /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
   openClaim?: (m: Member) => string | undefined;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
@@ -67,7 +69,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim";
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

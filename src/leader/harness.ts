@@ -47,7 +47,8 @@ export class LeaderHarness implements TeamActivity {
   /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
   #inFlight = 0;
   #nextMessageId = 0;
-  #spawning = 0;
+  /** Names of spawns in flight that have not registered their teammate yet. */
+  readonly #spawning: string[] = [];
   #watch: DirWatch | undefined;
   readonly #heartbeat: HeartbeatTimer;
   /** `open`, then `closing` while the teammates stop, then `closed`: every late callback is ignored (L29). */
@@ -90,9 +91,9 @@ export class LeaderHarness implements TeamActivity {
     return m?.living ? m : undefined;
   }
 
-  /** Spawns in flight that have not registered their teammate yet (task_create wording). */
-  get spawning(): number {
-    return this.#spawning;
+  /** Names of spawns in flight that have not registered their teammate yet (task_create wording). */
+  spawning(): string[] {
+    return [...this.#spawning];
   }
 
   /**
@@ -127,12 +128,12 @@ export class LeaderHarness implements TeamActivity {
     // Discover first: from the name and limit checks to reserving the name below there is no
     // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
     // checks together and overrun the limit or take one name twice.
-    this.#spawning += 1;
+    this.#spawning.push(req.name);
     let discovery: AgentDiscovery;
     try {
       discovery = await this.discover();
     } finally {
-      this.#spawning -= 1;
+      this.#spawning.splice(this.#spawning.indexOf(req.name), 1);
     }
     if (this.#phase !== "open") throw new TeamError("illegal_transition", "teammate_spawn: the session is ending; nothing was started.");
     const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
@@ -218,7 +219,8 @@ export class LeaderHarness implements TeamActivity {
    * The leader's `send_message` (R24, R25): a working teammate is steered through its control
    * stream (`steered` only when the child accepted it); otherwise the message goes to its inbox
    * (`queued`) and is delivered at its next wake. `reopen` starts a new assignment after a
-   * terminal report: the report gate opens again and the board is open to the teammate (R15).
+   * terminal report: the report gate opens again and the board is open to the teammate (R15);
+   * the `onReopen` hook's note (one more attempt of its parked tasks, R45) joins the result.
    * @throws TeamError `invalid_input` when the recipient is not a living teammate.
    */
   async sendFromLeader(req: SendRequest): Promise<LeaderSendResult> {
@@ -228,9 +230,12 @@ export class LeaderHarness implements TeamActivity {
     const m = this.living(route.to)!;
     const id = ++this.#nextMessageId;
     const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now());
+    let reopened: string | undefined;
+    if (req.reopen) this.#hook(() => (reopened = this.#o.onReopen?.(m)), m);
     const result = new Promise<"steered" | "queued">((resolve) => this.#leaderWaits.set(id, { m, resolve }));
     void this.#enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
-    return { to: m.name, result: await result, ...(route.note ? { note: route.note } : {}) };
+    const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
+    return { to: m.name, result: await result, ...(notes.length > 0 ? { note: notes.join(" ") } : {}) };
   }
 
   /**
@@ -285,9 +290,12 @@ export class LeaderHarness implements TeamActivity {
     this.#dispatch(m, { type: "mail", records: [record] });
   }
 
-  /** Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable events. */
+  /**
+   * Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable
+   * events. Nothing once the session is ending (a board summary must not start a turn then).
+   */
   event(type: string, teammate: string, body: string): void {
-    if (this.#phase === "closed") return;
+    if (this.#phase !== "open") return;
     this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
     this.#changed("delivery");
   }

@@ -44,7 +44,7 @@ export function registerLeader(pi: ExtensionAPI): void {
     if (!session && unavailable) throw new TeamError("locked", unavailable);
     return session;
   };
-  registerLeaderTools(pi, () => live()?.harness);
+  registerLeaderTools(pi, () => live()?.harness, (name) => session?.board.workFor(name));
   registerLeaderBoardTools(pi, () => {
     const s = live();
     return s ? { harness: s.harness, board: s.board, label: s.boardLabel } : undefined;

@@ -68,6 +68,7 @@ export class TeamSession {
       onIdle: () => this.board.offerWork(),
       onGone: (m, reason) => this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason),
       openClaim: (m) => openClaimOf(this.board.board, m),
+      onReopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
     });
     this.board = new BoardHost({
       layout: boardPaths,
@@ -76,7 +77,10 @@ export class TeamSession {
       env: o.env,
       mates: () => this.harness.members().filter((m) => m.status !== "stopped").map(boardMate),
       tell: (to, text) => this.harness.tell(to, text),
-      escalate: (taskId, text) => this.harness.event("verify_escalation", taskId, text),
+      escalate: (e) => this.harness.event("verify_escalation", e.holder.name, e.text),
+      teamWorking: () => this.harness.spawning().length > 0 || this.harness.members().some(working),
+      onSettled: (summary) => this.harness.event("board_settled", "task-board", summary.text),
+      spawning: () => [...this.harness.spawning(), ...this.harness.members().filter((m) => m.status === "starting").map((m) => m.name)],
       teamModel: o.leaderModel,
       note,
       paceMs: pace.paceMs,
@@ -112,6 +116,11 @@ function openClaimOf(board: Board, m: Member): string | undefined {
     if (s.status === "claimed" && s.holding.holder.name === m.name && s.holding.holder.spawnId === m.spawnId) return task.id;
   }
   return undefined;
+}
+
+/** Starting, working, or idle with mail or a prompt still on its way in. */
+function working(m: Member): boolean {
+  return m.status === "starting" || m.status === "working" || (m.status === "idle" && !m.quiet);
 }
 
 /** The board's view of a living teammate. */

@@ -4,6 +4,7 @@ import { parseStringList } from "../board/inputs.ts";
 import { normalizeResource } from "../board/resources.ts";
 import { TeamError } from "../errors.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
+import type { BoardWork } from "./board-host.ts";
 import type { LeaderHarness } from "./harness.ts";
 import { textResult } from "../team/tool-result.ts";
 
@@ -34,12 +35,28 @@ function resourcesFrom(value: unknown): string[] {
   });
 }
 
+/** How a teammate spawned without a kickoff starts: on board work when the board has some for it. */
+function idleStart(work: BoardWork | undefined): string {
+  const ids = (list: string[]) => list.map((id) => `\`${id}\``).join(", ");
+  if (work && work.offered.length > 0) return `was offered board work (${ids(work.offered)}) and claims what fits its role`;
+  if (work && work.claimable.length > 0) {
+    const n = work.claimable.length;
+    return `is idle and will be offered board work (${n}${n >= 50 ? "+" : ""} claimable task${n === 1 ? "" : "s"})`;
+  }
+  return "is idle until messaged";
+}
+
 /**
  * Registers the leader's team tools (R2, R13–R24): teammate_spawn, teammate_shutdown and the
  * leader side of send_message. `harness()` returns the session's harness, or undefined outside
- * a session.
+ * a session; `boardWork(name)` what the board holds for a teammate spawned without a kickoff,
+ * so the spawn result can say it will be offered board work (undefined: no board).
  */
-export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarness | undefined): void {
+export function registerLeaderTools(
+  pi: ExtensionAPI,
+  harness: () => LeaderHarness | undefined,
+  boardWork: (name: string) => BoardWork | undefined = () => undefined,
+): void {
   const need = (): LeaderHarness => {
     const h = harness();
     if (!h) throw new TeamError("illegal_transition", "The team harness is not running (no active session).");
@@ -68,7 +85,7 @@ export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarne
         resources: resourcesFrom(params.resources),
       });
       const empty = params.prompt !== undefined && kickoff === undefined ? "; no kickoff (prompt was empty)" : "";
-      const start = r.kickoff ? "is working on its kickoff" : `is idle until messaged${empty}`;
+      const start = r.kickoff ? "is working on its kickoff" : `${idleStart(boardWork(r.name))}${empty}`;
       return textResult(
         `Spawned teammate ${r.name} (agent ${r.agent}, model ${r.model}, pid ${r.pid}); it ${start}. Tools: ${r.tools.join(", ")}. Its reports arrive as their own turns: end your turn and wait.`,
         { ...r },
@@ -91,7 +108,7 @@ export function registerLeaderTools(pi: ExtensionAPI, harness: () => LeaderHarne
     name: "send_message",
     label: "Send message",
     description:
-      "The only messaging tool. As the leader, message a living teammate by name: a working teammate is steered at once (steered), any other gets it at its next wake (queued). Neither means it was read. Use reopen: true to give a teammate a new assignment after its terminal report.",
+      "The only messaging tool. As the leader, message a living teammate by name: a working teammate is steered at once (steered), any other gets it at its next wake (queued). Neither means it was read. Use reopen: true to give a teammate a new assignment after its terminal report, or to allow one more review attempt of the board tasks parked with it.",
     parameters: SendMessageParams,
     async execute(_id, params) {
       const r = await need().sendFromLeader(params);

@@ -12,7 +12,7 @@ export const SendMessageParams = Type.Object({
     Type.String({ description: 'Worker reports only: "completed" or "failed" for the one terminal report; omit for an intermediate report.' }),
   ),
   reopen: Type.Optional(
-    Type.Boolean({ description: "Leader only: this message is a new direct assignment after the teammate's terminal report." }),
+    Type.Boolean({ description: "Leader only: this message is a new direct assignment after the teammate's terminal report; it also allows one more review attempt of each board task parked with that teammate." }),
   ),
 });
 export type SendMessageArgs = Static<typeof SendMessageParams>;

@@ -6,6 +6,7 @@ import {
   normalizeClaimInput,
   normalizeSubmitInput,
   parseBoardFile,
+  renderTaskDetail,
   renderTaskList,
   TaskClaimParams,
   TaskListParams,
@@ -22,7 +23,8 @@ type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
 
 /**
- * Registers the worker's board tools (R37–R39, R46): task_list reads the leader's snapshot;
+ * Registers the worker's board tools (R37–R39, R46): task_list reads the leader's snapshot (one
+ * task in full with `taskId`);
  * task_claim and task_submit publish an intent and return the leader's decision in the same
  * call (W11). The leader alone changes the board (R48).
  */
@@ -40,7 +42,8 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
   pi.registerTool(defineTool({
     name: "task_list",
     label: "Task board",
-    description: "Show the team's task board (a page plus counts) and the roster, to find claimable work and peers.",
+    description:
+      "Show the team's task board (a page plus counts) and the roster, to find claimable work and peers. With taskId, show that one task in full (description, criteria, whole result).",
     parameters: TaskListParams,
     async execute(_id, params) {
       let snapshot = createBoard();
@@ -50,6 +53,11 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): 
         snapshot = loadBoard(parsed.file);
       } catch (error) {
         if (errnoCode(error) !== "ENOENT") throw error;
+      }
+      if (params.taskId !== undefined && params.taskId.trim() !== "") {
+        const detail = renderTaskDetail(snapshot, params.taskId, me.name);
+        if (!detail.ok) throw new TeamError("not_found", `task_list: ${detail.message}`);
+        return textResult(detail.text, {});
       }
       const roster = await readRosterFile(runtime.roster);
       const rows = roster.ok ? roster.value.teammates.filter((t) => t.status !== "stopped").map((t) => ({ name: t.name, status: t.status, agent: t.agent })) : [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimTask, createTask, gateOutcome, releaseHolder, submitTask, type Board, type Effect } from "../../../src/board/index.ts";
+import { allowResubmit, claimTask, createTask, gateOutcome, releaseHolder, submitTask, type Board, type Effect } from "../../../src/board/index.ts";
 import { add, expectReason, finish, mate, newBoard, status, take } from "./fixture.ts";
 
 const alice = mate("alice");
@@ -122,6 +122,7 @@ describe("gateOutcome (R44, R45, L9, L10)", () => {
     expect(types(second.effects)).toEqual(["send_findings", "escalate", "persist"]);
     expect(second.effects[1]).toMatchObject({ kind: "verify_failed_twice", holder: alice });
     expect(board.tasks.get("fix-auth")?.state).toMatchObject({ status: "parked", holding: { holder: alice, failures: 2 } });
+    expect(allowResubmit(board, alice, 3).allowed).toEqual(["fix-auth"]);
     const t3 = tokenOf(finish(board, alice, "fix-auth").effects);
     const third = gateOutcome(board, { token: t3, text: "VERDICT: FAIL - three" }, 3);
     expect(third.ok && third.outcome).toBe("parked");
