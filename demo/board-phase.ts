@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseBoardFile, type BoardFile } from "../src/board/index.ts";
-import { REVIEWER_TOOLS } from "../src/process/index.ts";
+import { REVIEWER_TOOLS, type RpcEvent } from "../src/process/index.ts";
 import type { ChatMessage, ModelCall, Reply } from "../tests/support/scripted-model.ts";
 import { contentText } from "../tests/support/scripted-model.ts";
 import { call, pastCalls, poll, received, withTimeout } from "./scripting.ts";
@@ -220,6 +220,7 @@ export function boardPhase(): Phase {
     }
     const reported = received(newInput(c)).some((b) => b.kind === "teammate-report" && b.status === "completed");
     if (reported) return call("task_list", {});
+    if (c.lastUser.includes('type="board_settled"')) return { text: "The board settled: both tasks are completed; their results are in the summary." };
     return { text: "The tasks are on the board; ana and ben are idle and will hear about them." };
   };
 
@@ -304,8 +305,13 @@ export function boardPhase(): Phase {
         try {
           await pi.prompt(USER_TASK);
           await withTimeout(finished, 30_000, "the leader never saw both shutdown results");
-          const mark = pi.events.length;
-          await pi.waitForEvent((e, i) => i >= mark && e.type === "agent_settled", 15_000);
+          // The one board_settled event comes once both tasks are done and nobody works; it is its
+          // own leader turn (or a follow-up of the turn in progress). Wait for it, then for the idle.
+          const isSettledEvent = (e: RpcEvent) =>
+            e.type === "message_end" && e.message.role === "custom" && (e.message as { details?: { type?: unknown } }).details?.type === "board_settled";
+          const settledEvent = await pi.waitForEvent(isSettledEvent, 15_000);
+          const mark = Math.max(pi.events.indexOf(settledEvent), 0);
+          await pi.waitForEvent((e, i) => i > mark && e.type === "agent_settled", 15_000);
         } finally {
           onEvent();
         }
@@ -424,10 +430,10 @@ async function checkBoard(stage: Stage, o: Observed): Promise<PhaseResult> {
     const m = e.message as { customType?: string; details?: { type?: unknown } };
     return m.customType === "harness-event" ? [String(m.details?.type)] : [];
   });
-  // The board_settled summary (one per settled board) may arrive before the shutdowns; nothing else may.
+  // Exactly one board_settled summary (one per settled board, never one per task); nothing else.
   const escalations = harnessTurns.filter((t) => t !== "board_settled").length;
   expect(escalations === 0, `expected no harness-event turn but board_settled (one FAIL does not escalate), saw ${harnessTurns.join(", ")}`);
-  expect(harnessTurns.length - escalations <= 1, `expected at most one board_settled turn, saw ${harnessTurns.length - escalations}`);
+  expect(harnessTurns.length - escalations === 1, `expected exactly one board_settled turn, saw ${harnessTurns.length - escalations}`);
 
   const rel = (ms: number | undefined) => (ms === undefined ? "never" : `+${ms - t0} ms`);
   const count = (a: string) => calls.filter((c) => c.agent === a).length;
@@ -439,6 +445,7 @@ async function checkBoard(stage: Stage, o: Observed): Promise<PhaseResult> {
       `claims: ${[...claimAt].map(([id, c]) => `\`${id}\` by ${c.by} at ${rel(c.at)}`).join(", ")}; \`${helper}\` completed at ${rel(helperDone)}`,
       `verify gate: ${verdicts.map((x) => x.v.slice(0, 13).trim()).join(" then ")} from ${o.reviewers.length} one-shot reviewer processes (tools ${REVIEWER_TOOLS.join(",")}), all exited`,
       `project: greet("  ada ") → ${JSON.stringify(greeting)}`,
+      `board_settled harness events: ${harnessTurns.filter((t) => t === "board_settled").length} (one for the whole board, none per task); completed results shown by task_list`,
       `board phase model calls: leader ${count("leader")}, ${WORKERS.map((w) => `${w} ${count(w)}`).join(", ")}, reviewer ${count("reviewer")}`,
     ],
     failures,
