@@ -12,7 +12,7 @@ export interface Note {
  */
 export class NoteLog {
   readonly #entries: Note[] = [];
-  readonly #file: string | undefined;
+  #file: string | undefined;
   readonly #limit: number;
 
   constructor(options: { file?: string; limit?: number } = {}) {
@@ -25,6 +25,15 @@ export class NoteLog {
     this.#entries.push({ at, text });
     if (this.#entries.length > this.#limit) this.#entries.shift();
     if (this.#file) appendFile(this.#file, `${new Date(at).toISOString()} ${text}\n`, { mode: 0o600 }).catch(() => undefined);
+  }
+
+  /**
+   * Stops appending to the file (memory still keeps notes). Called when the session's team is
+   * closed: after a /reload the next instance writes the same file, and a late callback of the
+   * old one must not land in it (L29).
+   */
+  closeFile(): void {
+    this.#file = undefined;
   }
 
   /** The kept notes, oldest first. */

@@ -105,6 +105,7 @@ export class TeamSession {
     } finally {
       // Also when the harness failed to close: an open board watcher keeps `pi -p` from exiting.
       await this.board.close();
+      this.notes.closeFile();
     }
   }
 }
