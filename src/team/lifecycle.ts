@@ -261,7 +261,8 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
       return onSent(s, e, now, ctx);
     case "stop_requested":
       if (s.phase === "stopping") return { state: s, effects: [] };
-      return { state: { phase: "stopping", life: s.life }, effects: [{ type: "board_gone", reason: "shutdown" }, { type: "stop_process" }] };
+      // The roster says `stopped` at once, so no peer mails a teammate that is going away.
+      return { state: { phase: "stopping", life: s.life }, effects: [{ type: "board_gone", reason: "shutdown" }, { type: "write_roster" }, { type: "stop_process" }] };
     case "closed":
       return onClosed(s, e, ctx);
     case "tick": {

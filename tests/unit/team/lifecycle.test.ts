@@ -143,7 +143,7 @@ describe("transitions", () => {
 
   it("a requested stop releases the board before the process is signalled; its close is no crash (L22)", () => {
     const sim = working();
-    expect(types(sim.apply({ type: "stop_requested" }))).toEqual(["board_gone", "stop_process"]);
+    expect(types(sim.apply({ type: "stop_requested" }))).toEqual(["board_gone", "write_roster", "stop_process"]);
     expect(sim.effects).toContainEqual({ type: "board_gone", reason: "shutdown" });
     expect(statusOf(sim.state)).toBe("stopped");
     expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster", "lifeline"]);
