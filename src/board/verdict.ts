@@ -49,7 +49,18 @@ function readLine(line: string): LineVerdict {
 /** Cuts `text` to `limit` chars, saying how much was cut. */
 export function bound(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  return `${text.slice(0, limit)}\n[… ${text.length - limit} more chars cut]`;
+  const kept = headOf(text, limit);
+  return `${kept}\n[… ${text.length - kept.length} more chars cut]`;
+}
+
+/**
+ * The first `n` UTF-16 code units of `text`, one fewer when the cut would split a surrogate pair
+ * (an emoji, some CJK), so a bounded text never carries half a character.
+ */
+export function headOf(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const last = text.charCodeAt(n - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? n - 1 : n);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { unmetDependencies, type Board } from "./board.ts";
 import { TASK_STATUSES, type Task, type TaskStatus } from "./types.ts";
+import { headOf } from "./verdict.ts";
 
 /** One roster line as the shell knows it. */
 export interface RosterRow {
@@ -61,7 +62,7 @@ function short(text: string, max: number): string {
 export function resultPreview(text: string, max = RESULT_PREVIEW): { text: string; cut: boolean } {
   const line = text.replace(/\s+/g, " ").trim();
   if (line.length <= max) return { text: line, cut: false };
-  return { text: `${line.slice(0, Math.max(1, max) - 1)}…`, cut: true };
+  return { text: `${headOf(line, Math.max(1, max) - 1)}…`, cut: true };
 }
 
 /** The call that shows one task in full. */

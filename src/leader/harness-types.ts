@@ -55,6 +55,8 @@ export interface LeaderHarnessOptions {
   onGone?: (m: Member, reason: "shutdown" | "crash") => void;
   /** The leader reopened `m` (R15): returns a note for the send result (one more attempt of its parked tasks). */
   onReopen?: (m: Member) => string | undefined;
+  /** A spawn ended, started or failed (it counted as team work while in flight). */
+  onSpawnEnded?: () => void;
   /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
   openClaim?: (m: Member) => string | undefined;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
@@ -69,7 +71,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen";
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

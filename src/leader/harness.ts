@@ -125,6 +125,14 @@ export class LeaderHarness implements TeamActivity {
    *   agents), `limit_reached` (8 living), `child_exited` (the child died before it was ready).
    */
   async spawn(req: SpawnRequest): Promise<SpawnResult> {
+    try {
+      return await this.#spawn(req);
+    } finally {
+      this.#hook(() => this.#o.onSpawnEnded?.());
+    }
+  }
+
+  async #spawn(req: SpawnRequest): Promise<SpawnResult> {
     // Discover first: from the name and limit checks to reserving the name below there is no
     // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
     // checks together and overrun the limit or take one name twice.
@@ -182,6 +190,13 @@ export class LeaderHarness implements TeamActivity {
       throw error;
     }
     const proc = m.proc;
+    if (m.state.phase !== "starting") {
+      // Shut down (or the session ended) while the process was being started: stop it now.
+      await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+      this.#dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
+      m.markClosed();
+      throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
+    }
     m.disposers.push(proc.child.onEvent((event) => this.#onRpcEvent(m, event)));
     m.disposers.push(proc.child.onUiRequest((r) => this.#note(`cancelled a ${r.request.method} dialog of the child`, m)));
     void proc.exited.then((exit) => this.#enqueue(m, async () => {
@@ -193,6 +208,7 @@ export class LeaderHarness implements TeamActivity {
       await proc.waitReady(this.#o.readyTimeoutMs);
       const sent = req.prompt ? new Promise<string | undefined>((resolve) => this.#kickoffs.set(spawnId, resolve)) : undefined;
       await this.#enqueue(m, () => [{ type: "ready", ...(req.prompt ? { kickoff: req.prompt } : {}) }]);
+      if (m.status === "stopped") this.#releaseKickoff(m); // stopped before ready: no kickoff went out
       const error = await sent;
       if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
       await this.#writeRoster(); // with its pid, before the tool returns
@@ -324,6 +340,7 @@ export class LeaderHarness implements TeamActivity {
     const step = transition(m.state, event, this.#o.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
     m.state = step.state;
     for (const effect of step.effects) this.#execute(m, effect);
+    if (m.state.phase === "stopping" || m.state.phase === "stopped") this.#releaseKickoff(m);
     if (m.state.phase === "stopped" && before !== "stopped") this.#releaseWaits(m);
     if (event.type !== "output" || m.state.phase !== before) this.#changed("status");
     if (this.#phase === "open") this.#heartbeat.arm(this.#members.values());
@@ -413,10 +430,14 @@ export class LeaderHarness implements TeamActivity {
     this.#leaderWaits.delete(id);
   }
 
+  /** A spawn waiting for its kickoff's answer learns that the teammate is going away. */
+  #releaseKickoff(m: Member): void {
+    this.#kickoffs.get(m.spawnId)?.("the teammate was stopped while starting");
+    this.#kickoffs.delete(m.spawnId);
+  }
+
   /** A closed teammate's steers in flight will get no answer event: their messages go to the inbox. */
   #releaseWaits(m: Member): void {
-    this.#kickoffs.get(m.spawnId)?.("the child closed");
-    this.#kickoffs.delete(m.spawnId);
     for (const [id, wait] of this.#leaderWaits) {
       if (wait.m === m) this.#resolveWait(id, "queued");
     }
@@ -448,7 +469,7 @@ export class LeaderHarness implements TeamActivity {
   }
 
   /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
-  #hook(call: () => void, m: Member): void {
+  #hook(call: () => void, m?: Member): void {
     try {
       call();
     } catch (error) {

@@ -2,6 +2,9 @@ import { nextDue } from "../team/heartbeat.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
 
+/** Node's setTimeout limit (2^31-1 ms, about 24.8 days): a longer delay would fire at once. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /**
  * The one heartbeat timer of a team (R52): armed for the earliest notice any working or starting
  * teammate could get, cleared when nobody works, so an idle team has no timer and no wake-up.
@@ -39,7 +42,7 @@ export class HeartbeatTimer {
       this.#timer = undefined;
       this.#at = Number.POSITIVE_INFINITY;
       this.#onTick();
-    }, Math.max(0, due - this.#now()) + 1);
+    }, Math.min(Math.max(0, due - this.#now()) + 1, MAX_TIMEOUT_MS));
     this.#timer.unref();
   }
 

@@ -1,4 +1,5 @@
-import { open, readFile, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { link, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { TeamError } from "../errors.ts";
 import { errnoCode, pidAlive } from "../store/index.ts";
 
@@ -15,10 +16,12 @@ export interface SessionLock {
  * @throws TeamError `locked` naming the other leader's pid and the session dir, when it lives.
  */
 export async function acquireSessionLock(path: string, root: string, pid: number = process.pid): Promise<SessionLock> {
+  // A complete file linked into place: exclusive like "wx", and a leader racing us never reads it
+  // empty (an empty read looked like a dead holder, and both leaders took the lock).
+  const temp = `${path}.${pid}.${randomUUID()}.tmp`;
+  await writeFile(temp, String(pid), { mode: 0o600 });
   try {
-    const file = await open(path, "wx", 0o600);
-    await file.writeFile(String(pid));
-    await file.close();
+    await link(temp, path);
   } catch (error) {
     if (errnoCode(error) !== "EEXIST") throw error;
     const holder = Number.parseInt(await readFile(path, "utf8").catch(() => ""), 10);
@@ -28,7 +31,9 @@ export async function acquireSessionLock(path: string, root: string, pid: number
         `Another leader (pid ${holder}) is running this session's team in ${root}. Two leaders on one session would corrupt each other's mail and board, so the team tools are off in this one. Stop the other leader, or use another session (with --no-session, another working directory).`,
       );
     }
-    await writeFile(path, String(pid), { mode: 0o600 }); // stale: its leader is gone
+    await rename(temp, path); // stale: its leader is gone; replaced whole, never seen empty
+  } finally {
+    await rm(temp, { force: true });
   }
   let released = false;
   return {

@@ -69,6 +69,8 @@ export class TeamSession {
       onGone: (m, reason) => this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason),
       openClaim: (m) => openClaimOf(this.board.board, m),
       onReopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
+      // A spawn that ended (started or failed) may have been what kept the board from settling.
+      onSpawnEnded: () => this.board.offerWork(),
     });
     this.board = new BoardHost({
       layout: boardPaths,
@@ -110,11 +112,15 @@ export class TeamSession {
   }
 }
 
-/** The board task `m` holds as `claimed`: work it still owes a submission for (L31). */
+/**
+ * The board task `m` owes a submission for (L31): one it holds as `claimed`, or a parked one the
+ * leader allowed one more attempt of.
+ */
 function openClaimOf(board: Board, m: Member): string | undefined {
   for (const task of board.tasks.values()) {
     const s = task.state;
-    if (s.status === "claimed" && s.holding.holder.name === m.name && s.holding.holder.spawnId === m.spawnId) return task.id;
+    const owed = s.status === "claimed" || (s.status === "parked" && s.allowance !== undefined);
+    if (owed && s.holding.holder.name === m.name && s.holding.holder.spawnId === m.spawnId) return task.id;
   }
   return undefined;
 }

@@ -21,6 +21,12 @@ export type DirectAssignment = "none" | "open" | "closed";
 export interface Reminder {
   readonly step: "none" | "reminded" | "escalated";
   readonly claim?: string;
+  /**
+   * A wake (mail into an idle teammate) came after the reminder. Only then does another claim
+   * start over: a reminder run that swaps one claim for another is not a new assignment, so a
+   * model that releases and re-claims on every reminder cannot loop (L31).
+   */
+  readonly wokenSince?: boolean;
 }
 
 /** Heartbeat bookkeeping (R52, R53, L4). Lifetime totals survive every phase. */
@@ -69,6 +75,8 @@ export interface Life {
   readonly tickets: number;
   /** The end-of-life line of this incarnation was written (R55): its first terminal report. */
   readonly finished: boolean;
+  /** Sends the child refused in a row; the leader hears about the first of a streak only. */
+  readonly failedSends: number;
 }
 
 /** How a child's process ended. */

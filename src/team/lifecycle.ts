@@ -7,7 +7,7 @@
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
-import { crashText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
+import { crashText, deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
 import { admitReport, reopenGate, type TeammateStatus } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
 
@@ -34,6 +34,7 @@ export function initialState(spawnId: string, now: number): TeammateState {
       lastText: "",
       tickets: 0,
       finished: false,
+      failedSends: 0,
     },
   };
 }
@@ -48,9 +49,13 @@ export function occupies(s: TeammateState): boolean {
   return s.phase !== "stopped";
 }
 
-/** Idle with nothing in flight or waiting: the board may offer it work (R36). */
+/**
+ * Idle with nothing in flight or waiting: the board may offer it work (R36). Mail the child
+ * refused does not count as waiting: nothing would end that wait, and a task offered to it must
+ * lapse to another teammate.
+ */
 export function isQuiet(s: TeammateState): boolean {
-  return s.phase === "idle" && s.life.sending === undefined && s.life.mail.length === 0;
+  return s.phase === "idle" && s.life.sending === undefined && (s.life.mail.length === 0 || s.life.failedSends > 0);
 }
 
 type Living = Exclude<TeammateState, { phase: "stopped" }>;
@@ -107,8 +112,10 @@ function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionCont
   const effects: TeammateEffect[] = s.phase === "idle" ? [] : [{ type: "write_roster" }];
   const { life } = s;
   const owes = life.direct === "open" || openClaim !== undefined;
-  // A reminder belongs to one assignment: a claim other than the one reminded about starts over.
-  const reminder = life.reminder.claim === openClaim ? life.reminder.step : "none";
+  // A reminder belongs to one assignment: a claim other than the one reminded about starts over,
+  // but only after a wake (a reminder run that swapped claims is still the same episode).
+  const fresh = life.reminder.claim !== openClaim && (life.reminder.step === "none" || life.reminder.wokenSince === true);
+  const reminder = fresh ? "none" : life.reminder.step;
   if (runError !== undefined && life.direct === "open") {
     // The assignment's run died on a model error: a reminder would fail the same way.
     effects.push({ type: "harness_event", event: { type: "teammate_run_failed", body: runFailedText(ctx.facts.name, runError, ctx.facts.log) } });
@@ -133,21 +140,13 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
   if (!sending || sending.ticket !== e.ticket) return { state: s, effects: [{ type: "note", text: `answer to send #${e.ticket} ignored (not in flight)` }] };
   let life: Life = { ...s.life, sending: undefined };
   const effects: TeammateEffect[] = [];
-  if (!e.ok) {
-    effects.push({ type: "note", text: `${sending.kind} to ${ctx.facts.name} failed: ${e.error}` });
-    const record = sending.mail[0];
-    if (sending.leaderMessageId !== undefined && record) {
-      // The steer did not happen: the leader's message goes to the inbox, for the next wake.
-      effects.push({ type: "queue_leader_message", id: sending.leaderMessageId, record });
-    } else {
-      life = { ...life, mail: [...sending.mail, ...life.mail] }; // nothing is lost: the next settle retries
-    }
-    return { state: withLife(s, life), effects };
-  }
-  life = { ...life, activity: afterOutput(life.activity, "other", now) }; // a prompt delivery re-arms (R52)
-  // A wake, or a steer that started a new run because the last one had just ended, reopens the gate (R27).
-  const woke = sending.kind === "wake" || ((sending.kind === "steer" || sending.kind === "leader_steer") && e.started);
-  if (woke) life = { ...life, gate: reopenGate(life.gate) };
+  if (!e.ok) return onSendFailed(withLife(s, life), sending, e.error, ctx);
+  life = { ...life, failedSends: 0, activity: afterOutput(life.activity, "other", now) }; // a prompt delivery re-arms (R52)
+  // A wake, a steer that started a new run because the last one had just ended, or any message of
+  // the leader reopens the gate (R27): what the teammate answers to them is owed to the leader.
+  const woke = sending.kind === "wake" || (sending.kind === "steer" && e.started);
+  if (woke || sending.kind === "leader_steer") life = { ...life, gate: reopenGate(life.gate) };
+  if (woke && life.reminder.step !== "none") life = { ...life, reminder: { ...life.reminder, wokenSince: true } };
   if (sending.leaderMessageId !== undefined) {
     effects.push({ type: "leader_result", id: sending.leaderMessageId, result: "steered" });
     effects.push({ type: "note", text: `leader → ${ctx.facts.name}: ${e.started ? "steered into a new run (the last one had just ended)" : "steered"}` });
@@ -161,6 +160,34 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
   }
   const pumped = pump(next, ctx);
   return { state: pumped.state, effects: [...effects, ...pumped.effects] };
+}
+
+/**
+ * The child refused a prompt (a model without credentials, an RPC timeout). Nothing is lost: a
+ * leader steer goes to the inbox for the next wake, mail goes back in front and is retried at the
+ * next mail or settle. The leader hears once per streak of refusals; a refused reminder is the
+ * end of L31 for this assignment (the one leader event, now).
+ */
+function onSendFailed(s: Living, sending: Sending, error: string, ctx: TransitionContext): Step {
+  let life: Life = { ...s.life, failedSends: s.life.failedSends + 1 };
+  const effects: TeammateEffect[] = [{ type: "note", text: `${sending.kind} to ${ctx.facts.name} failed: ${error}` }];
+  const record = sending.mail[0];
+  if (sending.leaderMessageId !== undefined && record) {
+    effects.push({ type: "queue_leader_message", id: sending.leaderMessageId, record });
+  } else {
+    life = { ...life, mail: [...sending.mail, ...life.mail] };
+  }
+  if (sending.kind === "reminder") {
+    life = { ...life, reminder: { ...life.reminder, step: "escalated" } };
+    const body = noReportText({ name: ctx.facts.name, openClaim: life.reminder.claim, lastText: life.lastText, reminderFailed: error });
+    effects.push({ type: "harness_event", event: { type: "teammate_no_report", body } });
+  } else if (life.failedSends === 1 && sending.kind !== "kickoff" && sending.leaderMessageId === undefined) {
+    const body = deliveryFailedText({ name: ctx.facts.name, kind: sending.kind, error, pending: life.mail.length, log: ctx.facts.log });
+    effects.push({ type: "harness_event", event: { type: "teammate_delivery_failed", body } });
+  }
+  const next = withLife(s, life);
+  if (isQuiet(next)) effects.push({ type: "board_idle" }); // an offer it never received lapses
+  return { state: next, effects };
 }
 
 function onLeaderMessage(s: Living, e: Extract<TeammateEvent, { type: "leader_message" }>): Step {

@@ -97,12 +97,24 @@ export function reminderText(openClaim: string | undefined): string {
 }
 
 /** The body of the harness event for a teammate that idled twice without a terminal report (L31). */
-export function noReportText(c: { name: string; openClaim: string | undefined; lastText: string }): string {
+export function noReportText(c: { name: string; openClaim: string | undefined; lastText: string; reminderFailed?: string }): string {
   const what = c.openClaim ? `board task ${c.openClaim} (still claimed, not submitted)` : "its direct assignment";
   const tail = c.lastText.trim() === "" ? "(it wrote no text)" : guard(c.lastText.trim().slice(-1500));
+  const head = c.reminderFailed === undefined
+    ? `Teammate ${c.name} went idle twice without a terminal report on ${what}; it was reminded once and is not reminded again.`
+    : `Teammate ${c.name} went idle without a terminal report on ${what}, and the one reminder could not be delivered: ${guard(c.reminderFailed)}`;
   return [
-    `Teammate ${c.name} went idle twice without a terminal report on ${what}; it was reminded once and is not reminded again.`,
+    head,
     `The tail of its last assistant text:\n${tail}`,
     `Decide: steer it with send_message, give it a new assignment (reopen: true), or shut it down.`,
+  ].join("\n");
+}
+
+/** The body of the harness event for a teammate whose child refused a prompt (first of a streak). */
+export function deliveryFailedText(c: { name: string; kind: string; error: string; pending: number; log: string }): string {
+  return [
+    `The ${c.kind} prompt to teammate ${c.name} was refused: ${guard(c.error)}`,
+    `${c.pending} message(s) are kept for it and retried at its next mail or settle. Stderr log: ${c.log}`,
+    "Check its model and provider; shut it down and respawn it if it keeps refusing. You hear about this once until a prompt gets through.",
   ].join("\n");
 }

@@ -53,6 +53,14 @@ describe("HeartbeatTimer: one timer for the team, armed only while someone works
     expect(ticks).toHaveBeenCalledTimes(1);
   });
 
+  it("a threshold beyond setTimeout's limit (30 days) is clamped, never a 1 ms spin", () => {
+    const ticks = vi.fn();
+    const timer = new HeartbeatTimer({ stallMs: 30 * 24 * 3_600_000, silentMs: 0 }, Date.now, ticks);
+    timer.arm([member("working")]);
+    vi.advanceTimersByTime(60_000);
+    expect(ticks).not.toHaveBeenCalled();
+  });
+
   it("disabled thresholds never arm it", () => {
     const timer = new HeartbeatTimer({ stallMs: 0, silentMs: 0 }, Date.now, vi.fn());
     timer.arm([member("working")]);

@@ -132,6 +132,32 @@ describe("transitions", () => {
     expect(sim.state.phase !== "stopped" && sim.state.life.mail.map((r) => r.body)).toEqual(["m1"]);
   });
 
+  it("a refused wake keeps the mail and tells the leader once per streak; a later success resets it", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" });
+    sim.apply({ type: "mail", records: [mail("one")] });
+    const first = sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "No API key found" });
+    expect(first.filter((e) => e.type === "harness_event").map((e) => e.type === "harness_event" && e.event.type)).toEqual(["teammate_delivery_failed"]);
+    // Its refused mail is no reason to hold a board offer: it counts as idle, and the board hears.
+    expect(isQuiet(sim.state)).toBe(true);
+    expect(first.at(-1)).toEqual({ type: "board_idle" });
+    sim.apply({ type: "mail", records: [mail("two")] }); // retried with everything pending
+    expect(sim.state.phase !== "stopped" && sim.state.life.sending?.mail.map((r) => r.body)).toEqual(["one", "two"]);
+    sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "No API key found" });
+    expect(sim.effects.filter((e) => e.type === "harness_event")).toHaveLength(1);
+    sim.apply({ type: "mail", records: [mail("three")] });
+    sim.answer();
+    expect(sim.state.phase !== "stopped" && sim.state.life.failedSends).toBe(0);
+  });
+
+  it("a leader message steered into the run of a terminal report reopens the gate: the answer is owed", () => {
+    const sim = working();
+    sim.apply({ type: "outbox", records: [report("completed", "done")] });
+    sim.apply({ type: "leader_message", id: 1, record: mail("which file?", "leader"), reopen: false });
+    sim.answer(false); // steered into the same run
+    expect(sim.apply({ type: "outbox", records: [report("in_progress", "answer")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
+  });
+
   it("reopen opens the gate and ends the direct assignment (R15)", () => {
     const sim = working();
     sim.apply({ type: "outbox", records: [report("completed")] });
@@ -249,6 +275,32 @@ describe("ending without a report (L31)", () => {
     sim.apply({ type: "mail", records: [mail("notice 2", "task-board")] });
     sim.answer();
     expect(sim.apply({ type: "run_settled", openClaim: "fix-b" })).toContainEqual(expect.objectContaining({ kind: "reminder" }));
+  });
+
+  it("a model that swaps claims on every reminder is reminded once, then the leader hears (no loop)", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" });
+    sim.apply({ type: "mail", records: [mail("notice", "task-board")] });
+    sim.answer();
+    let reminders = 0;
+    for (let i = 0; i < 20; i++) {
+      const out = sim.apply({ type: "run_settled", openClaim: i % 2 === 0 ? "task-a" : "task-b" });
+      reminders += out.filter((e) => e.type === "send" && e.kind === "reminder").length;
+      if (sim.state.phase === "stopped" || !sim.state.life.sending) break;
+      sim.answer();
+    }
+    expect(reminders).toBe(1);
+    expect(sim.effects.filter((e) => e.type === "harness_event" && e.event.type === "teammate_no_report")).toHaveLength(1);
+  });
+
+  it("a refused reminder is the one leader event at once", () => {
+    const sim = working();
+    sim.apply({ type: "run_settled" });
+    const out = sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "no response to prompt within 30000 ms" });
+    const event = out.find((e) => e.type === "harness_event");
+    expect(event?.type === "harness_event" && event.event).toMatchObject({ type: "teammate_no_report", body: expect.stringContaining("could not be delivered") });
+    sim.apply({ type: "run_settled" });
+    expect(sim.effects.filter((e) => e.type === "harness_event")).toHaveLength(1);
   });
 
   it("a teammate with no assignment and no claim owes nothing", () => {
