@@ -144,7 +144,9 @@ export async function keepWorking(team: Team, name: string): Promise<void> {
 /** Answers the held call and waits until `name` is idle again. */
 export async function letRest(team: Team, name: string): Promise<void> {
   team.desk.release(name);
-  await waitUntil(() => team.quiet(name), `${name} to settle`, 60_000);
+  // Pi feeds the queued steers to the model one per turn (one-at-a-time): some 1,600 turns after
+  // the two steer runs, slower as the context grows (about 60 s on 2 cores).
+  await waitUntil(() => team.quiet(name), `${name} to settle`, 240_000);
 }
 
 /** Peer mail to a working teammate, paced: each message is steered into the child. */
