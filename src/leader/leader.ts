@@ -86,7 +86,8 @@ export function registerLeader(pi: ExtensionAPI): void {
   const stopTeam = async (): Promise<string[]> => {
     const s = session;
     session = undefined;
-    const stopped = s?.harness.members().filter((m) => m.living).map((m) => m.name) ?? [];
+    // Sorted: spawns run in parallel, so the order they registered in says nothing.
+    const stopped = (s?.harness.members().filter((m) => m.living).map((m) => m.name) ?? []).sort((a, b) => a.localeCompare(b));
     await s?.close();
     return stopped;
   };
