@@ -100,3 +100,6 @@ export interface LeaderSendResult {
   result: "steered" | "queued";
   note?: string;
 }
+
+/** `LeaderHarnessOptions` with every default filled in. */
+export type ResolvedHarnessOptions = Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderHarnessOptions, HarnessHook>;

@@ -8,54 +8,17 @@
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import { crashText, deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
-import { admitReport, reopenGate, type TeammateStatus } from "./routing.ts";
+import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
+import { isQuiet } from "./lifecycle-state.ts";
 
 export type * from "./lifecycle-types.ts";
+export { initialState, isQuiet, occupies, statusOf } from "./lifecycle-state.ts";
 
 /** What a transition needs besides state and event. */
 export interface TransitionContext {
   readonly facts: TeammateFacts;
   readonly heartbeat: HeartbeatConfig;
-}
-
-/** A new incarnation, `starting`, its silence counted from `now` (ms). */
-export function initialState(spawnId: string, now: number): TeammateState {
-  return {
-    phase: "starting",
-    life: {
-      gate: { spawnId, closed: false },
-      direct: "none",
-      reminder: { step: "none" },
-      rolePending: true,
-      mail: [],
-      sending: undefined,
-      activity: { lastOutputAt: now, modelOutput: false, toolsRunning: 0, tokens: 0, cost: 0, noticed: false },
-      lastText: "",
-      tickets: 0,
-      finished: false,
-      failedSends: 0,
-    },
-  };
-}
-
-/** The status routing, the roster and the board see (a stopping teammate is no longer a target). */
-export function statusOf(s: TeammateState): TeammateStatus {
-  return s.phase === "stopping" ? "stopped" : s.phase;
-}
-
-/** True until the child has closed: the name and a place among the 8 stay taken (R19, R22). */
-export function occupies(s: TeammateState): boolean {
-  return s.phase !== "stopped";
-}
-
-/**
- * Idle with nothing in flight or waiting: the board may offer it work (R36). Mail the child
- * refused does not count as waiting: nothing would end that wait, and a task offered to it must
- * lapse to another teammate.
- */
-export function isQuiet(s: TeammateState): boolean {
-  return s.phase === "idle" && s.life.sending === undefined && (s.life.mail.length === 0 || s.life.failedSends > 0);
 }
 
 type Living = Exclude<TeammateState, { phase: "stopped" }>;

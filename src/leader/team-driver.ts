@@ -1,0 +1,282 @@
+import { basename } from "node:path";
+import { TeamError } from "../errors.ts";
+import { appendInboxRecord } from "../mail/index.ts";
+import type { RpcEvent } from "../process/index.ts";
+import { transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
+import type { Member } from "../team/member.ts";
+import { harnessEventText, reportText } from "../team/prompts.ts";
+import { eventsFromRpc } from "../team/rpc-events.ts";
+import type { ResolvedHarnessOptions } from "./harness-types.ts";
+import type { ActivityChange, TeamActivity } from "./headless.ts";
+import { HeartbeatTimer } from "./heartbeat-timer.ts";
+import { Mailboxes } from "./mailboxes.ts";
+import { RosterWriter } from "./roster-writer.ts";
+
+/**
+ * The event queue and effect executor of one session's team, in the style of `BoardHost#apply`:
+ * every input of a teammate (RPC events, outbox and inbox records, the leader's messages, clock
+ * ticks) becomes an event on that teammate's queue, is applied to the pure lifecycle
+ * (src/team/lifecycle.ts), and the effects are carried out here. It also keeps what those effects
+ * need: the mailbox cursors, the roster, the waits of leader sends and kickoffs, the one
+ * heartbeat timer (R52) and the activity listeners (headless runs). `LeaderHarness` owns it and
+ * adds spawning and stopping. Once `phase` is `closed` every late callback is ignored (L29).
+ */
+export class TeamDriver implements TeamActivity {
+  readonly #o: ResolvedHarnessOptions;
+  /** Key: lower-case name; the latest incarnation. */
+  readonly members = new Map<string, Member>();
+  readonly mail: Mailboxes;
+  /** `open`, then `closing` while the teammates stop, then `closed`. */
+  phase: "open" | "closing" | "closed" = "open";
+  readonly #roster: RosterWriter;
+  /** Every roster write started so far; close waits for them. */
+  #rosterWrites: Promise<void> = Promise.resolve();
+  /** The leader's send_message calls waiting for their routing result, by message id. */
+  readonly #leaderWaits = new Map<number, { m: Member; resolve: (r: "steered" | "queued") => void }>();
+  /** Kickoff prompts waiting for the child's answer, by spawn id. */
+  readonly #kickoffs = new Map<string, (error: string | undefined) => void>();
+  readonly #listeners = new Set<(change: ActivityChange) => void>();
+  /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
+  #inFlight = 0;
+  readonly #heartbeat: HeartbeatTimer;
+
+  constructor(options: ResolvedHarnessOptions) {
+    this.#o = options;
+    this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.now, () => {
+      for (const m of this.members.values()) void this.enqueue(m, () => [{ type: "tick" }]);
+    });
+    this.#roster = new RosterWriter(options.layout.roster, options.now);
+    this.mail = new Mailboxes(options.layout, (text) => this.note(text));
+  }
+
+  /**
+   * True while the team owes the leader something (headless runs wait for it to turn false): a
+   * teammate is starting or working, a prompt to one is in flight, or a queued step (a settle
+   * draining its outbox, a close) is not done. Mail left on an idle teammate after a failed wake
+   * does not count: nothing would ever end the wait.
+   */
+  busy(): boolean {
+    return this.#inFlight > 0 || [...this.members.values()].some((m) => m.state.phase === "starting" || m.state.phase === "working" || m.sending);
+  }
+
+  /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
+  subscribe(listener: (change: ActivityChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves with the routing result of leader message `id` to `m`, once an effect decides it. */
+  leaderResult(m: Member, id: number): Promise<"steered" | "queued"> {
+    return new Promise((resolve) => this.#leaderWaits.set(id, { m, resolve }));
+  }
+
+  /** Resolves once `m`'s kickoff prompt was answered: undefined, or why it failed. */
+  kickoffSent(m: Member): Promise<string | undefined> {
+    return new Promise((resolve) => this.#kickoffs.set(m.spawnId, resolve));
+  }
+
+  /** Marks the roster changed and writes it (with pids and statuses) once more. */
+  touchRoster(): Promise<void> {
+    this.#roster.touch();
+    return this.writeRoster();
+  }
+
+  /** Ends the heartbeat and waits for roster writes in flight (one would recreate a removed dir). */
+  async quiesce(): Promise<void> {
+    this.#heartbeat.stop();
+    await this.#rosterWrites;
+  }
+
+  /**
+   * Starts one leader turn with a `<harness-event>` (R30): escalations and other actionable
+   * events. Nothing once the session is ending (a board summary must not start a turn then).
+   */
+  event(type: string, teammate: string, body: string): void {
+    if (this.phase !== "open") return;
+    this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
+    this.#changed("delivery");
+  }
+
+  /**
+   * Appends one job to the teammate's event queue: it produces events (reading a mailbox first
+   * if it must), which are applied in order. A failing job is noted, never thrown (the leader's
+   * session must not crash over a teammate).
+   */
+  enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void> {
+    this.#inFlight += 1;
+    m.queue = m.queue.then(async () => {
+      if (this.phase === "closed") return;
+      for (const event of await job()) this.dispatch(m, event);
+    }).catch((error: unknown) => this.note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m))
+      .finally(() => {
+        this.#inFlight -= 1;
+        this.#changed("status");
+      });
+    return m.queue;
+  }
+
+  /** Applies one event to the core and carries out its effects. */
+  dispatch(m: Member, event: TeammateEvent): void {
+    const before = m.state.phase;
+    const step = transition(m.state, event, this.#o.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
+    m.state = step.state;
+    for (const effect of step.effects) this.#execute(m, effect);
+    if (m.state.phase === "stopping" || m.state.phase === "stopped") this.releaseKickoff(m);
+    if (m.state.phase === "stopped" && before !== "stopped") this.#releaseWaits(m);
+    if (event.type !== "output" || m.state.phase !== before) this.#changed("status");
+    if (this.phase === "open") this.#heartbeat.arm(this.members.values());
+  }
+
+  #execute(m: Member, e: TeammateEffect): void {
+    switch (e.type) {
+      case "send":
+        this.#send(m, e);
+        break;
+      case "deliver_report":
+        this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
+        this.#changed("delivery");
+        break;
+      case "harness_event":
+        this.event(e.event.type, m.name, e.event.body);
+        break;
+      case "health":
+        this.event("teammate_stalled", m.name, e.body);
+        break;
+      case "leader_result":
+        this.#resolveWait(e.id, e.result);
+        break;
+      case "queue_leader_message":
+        void appendInboxRecord(this.#o.layout.inbox(m.name), e.record)
+          .then(() => {
+            this.note(`leader → ${m.name}: queued`, m);
+            if (m.living) void this.enqueue(m, async () => [{ type: "mail", records: await this.mail.read(m.inbox) }]);
+          })
+          .catch((error: unknown) => this.note(`leader → ${m.name}: inbox write failed: ${String(error)}`, m))
+          .finally(() => this.#resolveWait(e.id, "queued"));
+        break;
+      case "mail_delivered":
+        this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
+        break;
+      case "write_roster":
+        void this.touchRoster();
+        break;
+      case "board_idle":
+        this.hook(() => this.#o.onIdle?.(m), m);
+        break;
+      case "board_gone":
+        this.hook(() => this.#o.onGone?.(m, e.reason), m);
+        break;
+      case "stop_process":
+        void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
+        break;
+      case "note":
+      case "lifeline":
+        this.note(e.text, m);
+        break;
+      default: {
+        const never: never = e;
+        throw new TeamError("illegal_transition", `unknown teammate effect ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /**
+   * A prompt into the child. Steers go as `prompt` with streamingBehavior "steer", not as a
+   * `steer` command: when the run has just ended (its agent_settled not seen yet) a `steer` would
+   * wait in Pi's queue for some later prompt, while this prompt starts a new run at once.
+   */
+  #send(m: Member, e: Extract<TeammateEffect, { type: "send" }>): void {
+    const proc = m.proc;
+    const steer = e.kind === "steer" || e.kind === "leader_steer";
+    const answer = (event: TeammateEvent, error?: string): void => {
+      if (e.kind === "kickoff") {
+        this.#kickoffs.get(m.spawnId)?.(error);
+        this.#kickoffs.delete(m.spawnId);
+      }
+      void this.enqueue(m, () => [event]);
+    };
+    if (!proc) return answer({ type: "sent", ticket: e.ticket, ok: false, error: "no process" }, "no process");
+    proc.child.prompt(e.text, { streamingBehavior: steer ? "steer" : "followUp" }).then(
+      (r) => answer({ type: "sent", ticket: e.ticket, ok: true, started: steer && r.disposition === "started" }),
+      (error: unknown) => {
+        const text = error instanceof Error ? error.message : String(error);
+        answer({ type: "sent", ticket: e.ticket, ok: false, error: text }, text);
+      },
+    );
+  }
+
+  #resolveWait(id: number, result: "steered" | "queued"): void {
+    this.#leaderWaits.get(id)?.resolve(result);
+    this.#leaderWaits.delete(id);
+  }
+
+  /** A spawn waiting for its kickoff's answer learns that the teammate is going away. */
+  releaseKickoff(m: Member): void {
+    this.#kickoffs.get(m.spawnId)?.("the teammate was stopped while starting");
+    this.#kickoffs.delete(m.spawnId);
+  }
+
+  /** A closed teammate's steers in flight will get no answer event: their messages go to the inbox. */
+  #releaseWaits(m: Member): void {
+    for (const [id, wait] of this.#leaderWaits) {
+      if (wait.m === m) this.#resolveWait(id, "queued");
+    }
+  }
+
+  onFileChange(path: string): void {
+    const { layout } = this.#o;
+    const targets = path === layout.outboxDir || path === layout.inboxDir
+      ? [...this.members.values()]
+      : [this.members.get(basename(path, ".jsonl").toLowerCase())].filter((m): m is Member => m !== undefined);
+    for (const m of targets.filter((x) => x.living)) {
+      if (!path.startsWith(layout.inboxDir)) void this.enqueue(m, async () => [{ type: "outbox", records: await this.mail.read(m.outbox) }]);
+      if (!path.startsWith(layout.outboxDir)) void this.enqueue(m, async () => [{ type: "mail", records: await this.mail.read(m.inbox) }]);
+    }
+  }
+
+  onRpcEvent(m: Member, event: RpcEvent): void {
+    const events = eventsFromRpc(event);
+    if (event.type !== "agent_settled") {
+      void this.enqueue(m, () => events);
+      return;
+    }
+    // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
+    void this.enqueue(m, async () => {
+      const records = await this.mail.read(m.outbox);
+      const claim = this.#o.openClaim?.(m);
+      return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
+    });
+  }
+
+  /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
+  hook(call: () => void, m?: Member): void {
+    try {
+      call();
+    } catch (error) {
+      this.note(`board hook failed: ${error instanceof Error ? error.message : String(error)}`, m);
+    }
+  }
+
+  #changed(change: ActivityChange): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        this.note(`listener failed: ${String(error)}`);
+      }
+    }
+  }
+
+  writeRoster(): Promise<void> {
+    if (this.phase === "closed" || (this.phase === "closing" && [...this.members.values()].every((m) => !m.living))) return this.#rosterWrites;
+    const write = this.#roster.write([...this.members.values()]).catch((error: unknown) => {
+      this.note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.#rosterWrites = Promise.all([this.#rosterWrites, write]).then(() => undefined);
+    return write;
+  }
+
+  note(text: string, m?: Member): void {
+    this.#o.note?.({ at: this.#o.now(), text, ...(m ? { teammate: m.name } : {}) });
+  }
+}
