@@ -26,6 +26,12 @@ export const RosterEntrySchema = Type.Object({
   pid: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Effective tool grant (role tools plus capability tools), shown before the first wake (L5). */
   tools: Type.Array(Type.String()),
+  /**
+   * Resource tags this teammate holds now: its direct assignment's resources (no `taskId`) and
+   * the resources of the board tasks it has claimed (with the task id). Absent means none. Read by
+   * shared-tree teammates to guard their edits (src/worker/edit-guards.ts).
+   */
+  holds: Type.Optional(Type.Array(Type.Object({ tag: Type.String(), taskId: Type.Optional(Type.String()) }))),
 });
 export type RosterEntry = Static<typeof RosterEntrySchema>;
 

@@ -15,6 +15,11 @@ export const ENV = {
   boardDir: "PI_TEAMS_BOARD_DIR",
   /** Pid of the leader process. */
   leaderPid: "PI_TEAMS_LEADER_PID",
+  /**
+   * Absolute path of the teammate's own Git worktree (R20). Unset for a teammate that shares the
+   * leader's working tree; only shared-tree teammates get the edit guards (src/worker/edit-guards.ts).
+   */
+  worktree: "PI_TEAMS_WORKTREE",
 } as const;
 
 /** Who this process is, read once from the environment. */
@@ -27,6 +32,8 @@ export type Identity =
       runtimeDir: string;
       boardDir: string;
       leaderPid: number;
+      /** Set when the teammate works in its own worktree (ENV.worktree), not the shared tree. */
+      worktree?: string;
     }
   | { role: "reviewer" };
 
@@ -44,6 +51,7 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     if (!value) throw new Error(`${key} is not set; a teammate needs it to know who it is (set by teammate_spawn)`);
     return value;
   };
+  const worktree = env[ENV.worktree];
   return {
     role: "worker",
     name: need(ENV.name),
@@ -51,5 +59,6 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     runtimeDir: need(ENV.runtimeDir),
     boardDir: need(ENV.boardDir),
     leaderPid: Number(need(ENV.leaderPid)),
+    ...(worktree ? { worktree } : {}),
   };
 }

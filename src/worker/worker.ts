@@ -2,19 +2,23 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Identity } from "../team/identity.ts";
 import { workerGuidance } from "./guidance.ts";
 import { registerWorkerBoardTools } from "./board-tools.ts";
+import { registerEditGuards } from "./edit-guards.ts";
 import { registerWorkerTools } from "./tools.ts";
 
 /** After the leader's pipe closes, how long a teammate may finish up before it exits, in ms. */
 export const ORPHAN_EXIT_MS = 3000;
 
 /**
- * The teammate side of the extension: its tools, its system-prompt section, and the rule that
+ * The teammate side of the extension: its tools, its edit guards (shared-tree teammates only,
+ * src/worker/edit-guards.ts), its system-prompt section, and the rule that
  * a teammate never outlives its leader (R21): when the leader's end of stdin closes (the leader
  * quit or was killed), Pi shuts down on EOF; if a run keeps it alive, it exits anyway.
  */
 export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "worker" }>): void {
   registerWorkerTools(pi, me);
   registerWorkerBoardTools(pi, me);
+  // Shared-tree teammates only: registers nothing when me.worktree is set.
+  registerEditGuards(pi, me);
   pi.on("before_agent_start", (event) => ({
     systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name })}`,
   }));

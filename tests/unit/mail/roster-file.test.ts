@@ -32,6 +32,15 @@ describe("roster file", () => {
     });
   });
 
+  it("accepts the optional holds (tag, optional task id) and explains a bad one", () => {
+    const holding = { ...roster, teammates: [{ ...roster.teammates[0]!, holds: [{ tag: "src/api", taskId: "t-3" }, { tag: "docs" }] }] };
+    expect(parseRoster(holding)).toEqual({ ok: true, value: holding });
+    const bad = { ...roster, teammates: [{ ...roster.teammates[0]!, holds: [{ taskId: "t-3" }] }] };
+    const checked = parseRoster(bad);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.message).toContain("/teammates/0/holds/0/tag");
+  });
+
   it("lists living names (not stopped) in order, each once", () => {
     expect(livingNames(roster)).toEqual(["alice", "carol", "dave"]);
   });

@@ -1,0 +1,101 @@
+@edit-guards
+Feature: Guarded edits in the shared working tree
+  Teammates that share the leader's working tree get two guards on Pi's edit and write tools.
+  The resource guard blocks an edit or write into a path another living teammate holds as a
+  resource tag (a board claim or a direct assignment; same "/"-boundary rule as R50). The
+  stale-write guard blocks a whole-file write over an existing file this teammate has not seen
+  in its current state. Worktree teammates get neither. bash is not guarded.
+
+  Background:
+    Given a shared project with teammates "alice, bob"
+    And "alice" runs with edit guards
+
+  Scenario: an edit into a resource another teammate holds is blocked, naming holder and task
+    Given "bob" holds "src/api" for task "t-3"
+    And a file "src/api/auth.ts" with "v1"
+    When "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
+    Then the call is blocked mentioning 'src/api/auth.ts is inside resource "src/api", which teammate "bob" holds for task t-3'
+    And the call is blocked mentioning 'send_message to "bob"'
+    And the file "src/api/auth.ts" contains "v1"
+
+  Scenario: a resource of a direct assignment is named as such
+    Given "bob" holds "src/api" for its direct assignment
+    When "alice" writes "src/api/new.ts" with "x"
+    Then the call is blocked mentioning 'which teammate "bob" holds for its direct assignment'
+    And the file "src/api/new.ts" does not exist
+
+  Scenario: the holder's own edit passes
+    Given "alice" holds "src/api" for task "t-3"
+    And a file "src/api/auth.ts" with "v1"
+    When "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
+    Then the call passes
+    And the file "src/api/auth.ts" contains "v2"
+
+  Scenario: a stopped holder blocks nothing
+    Given "bob" holds "src/api" for task "t-3"
+    And "bob" is stopped
+    And a file "src/api/auth.ts" with "v1"
+    When "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
+    Then the call passes
+
+  Scenario Outline: only the tag's path and what lies under it at a "/" boundary are guarded
+    Given "bob" holds "a/b" for task "t-1"
+    And a file "<path>" with "v1"
+    When "alice" edits "<path>" replacing "v1" with "v2"
+    Then the call <outcome>
+
+    Examples:
+      | path        | outcome    |
+      | a/b         | is blocked |
+      | a/b/c.ts    | is blocked |
+      | a/b/c/d.ts  | is blocked |
+      | a/bc        | passes     |
+      | a/bc/x.ts   | passes     |
+      | docs/a.md   | passes     |
+
+  Scenario: a write over a file this teammate never read is blocked
+    Given a file "notes.md" with "old"
+    When "alice" writes "notes.md" with "new"
+    Then the call is blocked mentioning "notes.md already exists and you have not read it. Read it first"
+    And the file "notes.md" contains "old"
+
+  Scenario: a write after a read passes
+    Given a file "notes.md" with "old"
+    When "alice" reads "notes.md"
+    And "alice" writes "notes.md" with "new"
+    Then the call passes
+    And the file "notes.md" contains "new"
+
+  Scenario: a write after someone else changed the file is blocked
+    Given a file "notes.md" with "old"
+    When "alice" reads "notes.md"
+    And someone else changes "notes.md" to "theirs"
+    And "alice" writes "notes.md" with "new"
+    Then the call is blocked mentioning "notes.md changed on disk since you last read or wrote it"
+    And the call is blocked mentioning "Re-read it first"
+    And the file "notes.md" contains "theirs"
+
+  Scenario: writing again after one's own write or edit passes
+    Given a file "notes.md" with "old"
+    When "alice" reads "notes.md"
+    And "alice" writes "notes.md" with "one"
+    And "alice" edits "notes.md" replacing "one" with "two"
+    And "alice" writes "notes.md" with "three"
+    Then every call passes
+    And the file "notes.md" contains "three"
+
+  Scenario: creating a new file passes
+    When "alice" writes "src/new.ts" with "hello"
+    Then the call passes
+    And the file "src/new.ts" contains "hello"
+
+  Scenario: a worktree teammate is not guarded
+    Given "alice" runs in her own worktree
+    And "bob" holds "src/api" for task "t-3"
+    And a file "src/api/auth.ts" with "v1"
+    And a file "notes.md" with "old"
+    When "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
+    Then the call passes
+    When "alice" writes "notes.md" with "new"
+    Then the call passes
+    And the file "notes.md" contains "new"

@@ -1,0 +1,151 @@
+/**
+ * Steps of features/edit-guards.feature: a temp project dir, a real roster.json in a temp
+ * runtime dir, and the real registerEditGuards on a fake `pi` whose read/write/edit stand-ins
+ * run on the real file system (tests/support/fake-pi.ts).
+ */
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { After, Given, Then, When } from "@cucumber/cucumber";
+import type { RosterFile } from "../../src/mail/index.ts";
+import { registerEditGuards } from "../../src/worker/edit-guards.ts";
+import { createFakePi, FakeFileTools, type FakePi, type ToolOutcome } from "../../tests/support/fake-pi.ts";
+
+interface GuardScene {
+  root: string;
+  project: string;
+  runtimeDir: string;
+  roster: RosterFile;
+  fake: FakePi;
+  tools: FakeFileTools;
+  off?: () => void;
+  outcomes: ToolOutcome[];
+}
+
+function scene(world: object): GuardScene {
+  const s = (world as { editGuards?: GuardScene }).editGuards;
+  assert.ok(s, 'no project yet: start with "a shared project with teammates ..."');
+  return s;
+}
+
+const last = (s: GuardScene): ToolOutcome => {
+  const outcome = s.outcomes.at(-1);
+  assert.ok(outcome, "no tool call was made");
+  return outcome;
+};
+
+const writeRoster = (s: GuardScene) => writeFile(join(s.runtimeDir, "roster.json"), JSON.stringify(s.roster));
+
+function entry(s: GuardScene, name: string): RosterFile["teammates"][number] {
+  const found = s.roster.teammates.find((t) => t.name === name);
+  assert.ok(found, `no teammate "${name}" in the roster`);
+  return found;
+}
+
+function register(s: GuardScene, name: string, worktree?: string): void {
+  s.off?.();
+  s.off = registerEditGuards(s.fake.pi, { name, runtimeDir: s.runtimeDir, ...(worktree ? { worktree } : {}) }, { note: () => {} });
+}
+
+After({ tags: "@edit-guards" }, async function () {
+  const s = (this as { editGuards?: GuardScene }).editGuards;
+  s?.off?.();
+  if (s !== undefined) await rm(s.root, { recursive: true, force: true });
+});
+
+Given("a shared project with teammates {string}", async function (names: string) {
+  const root = await mkdtemp(join(tmpdir(), "feature-edit-guards-"));
+  const project = join(root, "project");
+  const runtimeDir = join(root, "runtime");
+  await mkdir(project, { recursive: true });
+  await mkdir(runtimeDir, { recursive: true });
+  const teammates = names.split(",").map((n, i) => ({ name: n.trim(), agent: "worker", spawnId: `s-${i + 1}`, status: "working" as const, tools: ["read", "edit", "write"] }));
+  const fake = createFakePi();
+  const s: GuardScene = { root, project, runtimeDir, roster: { v: 1, updatedAt: 1, teammates }, fake, tools: new FakeFileTools(fake, project), outcomes: [] };
+  (this as { editGuards?: GuardScene }).editGuards = s;
+  await writeRoster(s);
+});
+
+Given("{string} runs with edit guards", function (name: string) {
+  register(scene(this), name);
+});
+
+Given("{string} runs in her own worktree", function (name: string) {
+  const s = scene(this);
+  register(s, name, join(s.root, "worktree"));
+  assert.equal(s.fake.handlers("tool_call").length, 0, "a worktree teammate registers no guard");
+});
+
+Given("{string} holds {string} for task {string}", async function (name: string, tag: string, taskId: string) {
+  const s = scene(this);
+  const e = entry(s, name);
+  e.holds = [...(e.holds ?? []), { tag, taskId }];
+  await writeRoster(s);
+});
+
+Given("{string} holds {string} for its direct assignment", async function (name: string, tag: string) {
+  const s = scene(this);
+  const e = entry(s, name);
+  e.holds = [...(e.holds ?? []), { tag }];
+  await writeRoster(s);
+});
+
+Given("{string} is stopped", async function (name: string) {
+  const s = scene(this);
+  entry(s, name).status = "stopped";
+  await writeRoster(s);
+});
+
+Given("a file {string} with {string}", async function (path: string, text: string) {
+  const file = join(scene(this).project, path);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text);
+});
+
+When("someone else changes {string} to {string}", async function (path: string, text: string) {
+  await writeFile(join(scene(this).project, path), text);
+});
+
+When("{string} reads {string}", async function (_name: string, path: string) {
+  const s = scene(this);
+  s.outcomes.push(await s.tools.read(path));
+});
+
+When("{string} writes {string} with {string}", async function (_name: string, path: string, text: string) {
+  const s = scene(this);
+  s.outcomes.push(await s.tools.write(path, text));
+});
+
+When("{string} edits {string} replacing {string} with {string}", async function (_name: string, path: string, from: string, to: string) {
+  const s = scene(this);
+  s.outcomes.push(await s.tools.edit(path, from, to));
+});
+
+Then("the call passes", function () {
+  const outcome = last(scene(this));
+  assert.equal(outcome.blocked, false, outcome.reason);
+  assert.equal(outcome.isError, false, outcome.text);
+});
+
+Then("every call passes", function () {
+  for (const outcome of scene(this).outcomes) assert.equal(outcome.blocked || outcome.isError, false, outcome.text);
+});
+
+Then("the call is blocked", function () {
+  assert.equal(last(scene(this)).blocked, true);
+});
+
+Then("the call is blocked mentioning {string}", function (text: string) {
+  const outcome = last(scene(this));
+  assert.equal(outcome.blocked, true, "the call was not blocked");
+  assert.ok(outcome.reason?.includes(text), `${JSON.stringify(outcome.reason)} does not mention ${JSON.stringify(text)}`);
+});
+
+Then("the file {string} contains {string}", async function (path: string, text: string) {
+  assert.equal(await readFile(join(scene(this).project, path), "utf8"), text);
+});
+
+Then("the file {string} does not exist", async function (path: string) {
+  await assert.rejects(stat(join(scene(this).project, path)), { code: "ENOENT" });
+});

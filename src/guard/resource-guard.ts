@@ -1,0 +1,104 @@
+/**
+ * Resource guard for shared-tree teammates: an `edit` or `write` into a path another living
+ * teammate holds as a resource tag is refused. Pure rules over plain data (project-relative
+ * paths, tags, holdings from roster.json); the I/O lives in src/worker/edit-guards.ts.
+ *
+ * The rule (R14, R50 applied to files): a tag names a path relative to the project root (the
+ * teammate's cwd). A target path is guarded by a tag when it equals the tag or lies under it at a
+ * "/" boundary: tag `a/b` guards `a/b` and `a/b/c.ts`, not `a/bc`. Paths outside the project root
+ * are not guarded by tags.
+ */
+import { isAbsolute, relative, sep } from "node:path";
+import type { RosterFile } from "../mail/roster-file.ts";
+import { normalizeResource } from "../board/resources.ts";
+
+/** One resource tag a teammate holds, as roster.json `holds` lists it. */
+export interface Holding {
+  /** Name of the holding teammate. */
+  readonly holder: string;
+  /** The normalised tag (normalizeResource). */
+  readonly tag: string;
+  /** The board task the tag comes from; undefined for the holder's direct assignment. */
+  readonly taskId?: string;
+}
+
+/**
+ * The holdings of every living teammate (status not `stopped`) other than `me`, in roster
+ * order. Names compare case-insensitively (R22). Tags are normalised again; a tag that does not
+ * normalise (the leader validated it, so this is only a defence) is skipped. Never throws.
+ */
+export function othersHoldings(roster: RosterFile, me: string): Holding[] {
+  const self = me.toLowerCase();
+  const out: Holding[] = [];
+  for (const entry of roster.teammates) {
+    if (entry.status === "stopped" || entry.name.toLowerCase() === self) continue;
+    for (const held of entry.holds ?? []) {
+      const tag = normalizeResource(held.tag);
+      if (!tag.ok) continue;
+      out.push({ holder: entry.name, tag: tag.tag, ...(held.taskId !== undefined ? { taskId: held.taskId } : {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * `target` relative to `root`, with "/" separators, or undefined when `target` is the root
+ * itself or outside it. Both must be absolute and already resolved (no `..`, symlinks handled
+ * by the caller); this is string math only.
+ */
+export function projectRelative(root: string, target: string): string | undefined {
+  const rel = relative(root, target);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join("/");
+}
+
+/** True when the project-relative `path` is `tag` or lies under it at a "/" boundary (R50). */
+export function pathUnderTag(path: string, tag: string): boolean {
+  return path === tag || (path.length > tag.length && path.startsWith(tag) && path.charCodeAt(tag.length) === 47 /* "/" */);
+}
+
+/** What `checkResourceGuard` looks at. */
+export interface ResourceCheckInput {
+  /** The guarded tool. */
+  readonly tool: "edit" | "write";
+  /** The target as the message names it (project-relative when inside the project). */
+  readonly display: string;
+  /**
+   * Every project-relative form of the target ("/"-separated; e.g. the lexical path and the
+   * symlink-resolved one). The target is guarded when any of them is. Empty when it is outside
+   * the project.
+   */
+  readonly paths: readonly string[];
+  /** Tags held by other living teammates (`othersHoldings`). */
+  readonly holdings: readonly Holding[];
+}
+
+/** The resource guard's answer: pass, or the first holding that blocks and the block message. */
+export type ResourceVerdict = { ok: true } | { ok: false; holding: Holding; message: string };
+
+/**
+ * Decides one `edit`/`write`: blocked when any form of the target is at or under a tag another
+ * living teammate holds; the first such holding (roster order) is named. Never throws.
+ */
+export function checkResourceGuard(input: ResourceCheckInput): ResourceVerdict {
+  for (const holding of input.holdings) {
+    if (input.paths.some((path) => pathUnderTag(path, holding.tag))) {
+      return { ok: false, holding, message: resourceBlockMessage(input.tool, input.display, holding) };
+    }
+  }
+  return { ok: true };
+}
+
+/**
+ * The block message: which file, which tag, who holds it and for what, and how to coordinate.
+ * Example: `edit blocked: src/api/auth.ts is inside resource "src/api", which teammate "bob"
+ * holds for task t-3. ...`
+ */
+export function resourceBlockMessage(tool: "edit" | "write", display: string, holding: Holding): string {
+  const what = holding.taskId !== undefined ? `task ${holding.taskId}` : "its direct assignment";
+  return (
+    `${tool} blocked: ${display} is inside resource "${holding.tag}", which teammate "${holding.holder}" holds for ${what}. ` +
+    `Coordinate first: send_message to "${holding.holder}" (ask it to make the change, or to tell you when it is done), ` +
+    `or wait until "${holding.holder}" releases "${holding.tag}". Do not work around this with bash or another tool.`
+  );
+}

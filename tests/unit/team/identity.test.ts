@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { ENV, readIdentity } from "../../../src/team/identity.ts";
+
+const worker = {
+  [ENV.role]: "worker",
+  [ENV.name]: "alice",
+  [ENV.spawnId]: "s-1",
+  [ENV.runtimeDir]: "/rt",
+  [ENV.boardDir]: "/bd",
+  [ENV.leaderPid]: "42",
+};
+
+describe("readIdentity", () => {
+  it("reads a shared-tree worker without a worktree", () => {
+    expect(readIdentity(worker)).toEqual({ role: "worker", name: "alice", spawnId: "s-1", runtimeDir: "/rt", boardDir: "/bd", leaderPid: 42 });
+  });
+
+  it("reads PI_TEAMS_WORKTREE into `worktree`, ignoring an empty value", () => {
+    expect(ENV.worktree).toBe("PI_TEAMS_WORKTREE");
+    expect(readIdentity({ ...worker, PI_TEAMS_WORKTREE: "/w/alice" })).toMatchObject({ role: "worker", worktree: "/w/alice" });
+    expect(readIdentity({ ...worker, PI_TEAMS_WORKTREE: "" })).not.toHaveProperty("worktree");
+  });
+
+  it("throws naming a missing variable", () => {
+    expect(() => readIdentity({ ...worker, [ENV.spawnId]: "" })).toThrow(/PI_TEAMS_SPAWN_ID is not set/);
+  });
+});
