@@ -6,15 +6,16 @@ export type {
   AgentDefinition,
   AgentDiagnostic,
   AgentDiscovery,
+  AgentFileScope,
   AgentModel,
   AgentScope,
   SkipReason,
   SkippedAgentFile,
 } from "./types.ts";
-export { AGENT_SCOPES } from "./types.ts";
+export { AGENT_FILE_SCOPES, AGENT_SCOPES } from "./types.ts";
 export { agentDirs, discoverAgents, type DiscoverAgentsOptions } from "./discover.ts";
 export { parseAgentFile, type AgentFileInput, type ParsedAgentFile } from "./parse.ts";
-export { classifyAgentFile, type AgentDirKind, type AgentFileName } from "./file-name.ts";
+export { agentNameProblem, classifyAgentFile, type AgentDirKind, type AgentFileName } from "./file-name.ts";
 export { applyPrecedence, type AgentCandidate, type PrecedenceResult } from "./precedence.ts";
 export { normalizeTools, type NormalizedTools } from "./tools.ts";
 export { formatAgentModel, parseModelField, MODEL_FIELD_PATTERN } from "./model.ts";
