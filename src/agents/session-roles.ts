@@ -89,8 +89,9 @@ interface DefiningFile {
 
 /** The file(s) that define `name` in a discovery result, ignoring session roles already merged in. */
 function definingFile(discovery: AgentDiscovery, name: string): DefiningFile | undefined {
-  const agent = discovery.agents.find((a) => a.name === name && a.scope !== "session");
-  if (agent !== undefined && agent.scope !== "session") return { state: "used", sources: [agent.source], scope: agent.scope };
+  for (const agent of discovery.agents) {
+    if (agent.name === name && agent.scope !== "session") return { state: "used", sources: [agent.source], scope: agent.scope };
+  }
   const skipped = discovery.skipped.filter((s) => s.name === name);
   const untrusted = skipped.filter((s) => s.reason === "project not trusted");
   const first = untrusted[0];
