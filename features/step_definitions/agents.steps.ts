@@ -14,8 +14,8 @@ import {
   type AgentDiscovery,
 } from "../../src/agents/index.ts";
 
-/** Scenario state, kept on the shared World under a key of its own. */
-interface DiscoveryState {
+/** Scenario state, kept on the shared World under a key of its own (session-roles.steps.ts reuses it). */
+export interface DiscoveryState {
   root: string;
   agentDir: string;
   cwd: string;
@@ -23,7 +23,7 @@ interface DiscoveryState {
   lastError?: AgentDiagnostic;
 }
 
-async function state(world: object): Promise<DiscoveryState> {
+export async function state(world: object): Promise<DiscoveryState> {
   const w = world as { agentsDiscovery?: DiscoveryState };
   if (w.agentsDiscovery === undefined) {
     const root = await mkdtemp(join(tmpdir(), "feature-discovery-"));
@@ -38,8 +38,8 @@ function discovered(world: object): AgentDiscovery {
   return result;
 }
 
-const userDir = (s: DiscoveryState) => join(s.agentDir, "agents");
-const projectDir = (s: DiscoveryState) => join(s.cwd, ".pi", "agents");
+export const userDir = (s: DiscoveryState) => join(s.agentDir, "agents");
+export const projectDir = (s: DiscoveryState) => join(s.cwd, ".pi", "agents");
 
 function agent(world: object, name: string): AgentDefinition {
   const found = discovered(world).agents.find((a) => a.name === name);
@@ -52,7 +52,8 @@ async function put(dir: string, file: string, text: string): Promise<void> {
   await writeFile(join(dir, file), text);
 }
 
-After({ tags: "@discovery" }, async function () {
+// Any feature that wrote agent files through this state (discovery, session roles) is cleaned up.
+After(async function () {
   const s = (this as { agentsDiscovery?: DiscoveryState }).agentsDiscovery;
   if (s !== undefined) await rm(s.root, { recursive: true, force: true });
 });

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { classifyAgentFile, type AgentDirKind } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
 import { applyPrecedence, type AgentCandidate } from "./precedence.ts";
-import type { AgentDiagnostic, AgentDiscovery, AgentScope, SkippedAgentFile } from "./types.ts";
+import type { AgentDiagnostic, AgentDiscovery, AgentFileScope, SkippedAgentFile } from "./types.ts";
 
 /** Inputs of {@link discoverAgents}. */
 export interface DiscoverAgentsOptions {
@@ -92,7 +92,7 @@ async function listDir(dir: string, diagnostics: AgentDiagnostic[]): Promise<Dir
  */
 async function isRegularFile(
   entry: Dirent,
-  file: { source: string; scope: AgentScope; name: string | undefined },
+  file: { source: string; scope: AgentFileScope; name: string | undefined },
   diagnostics: AgentDiagnostic[],
   skipped: SkippedAgentFile[],
 ): Promise<boolean> {
@@ -124,7 +124,7 @@ async function isRegularFile(
 async function loadCandidate(
   source: string,
   name: string,
-  scope: AgentScope,
+  scope: AgentFileScope,
   diagnostics: AgentDiagnostic[],
 ): Promise<AgentCandidate> {
   let text: string;

@@ -1,5 +1,5 @@
 import { NAME_CHARS_PATTERN, TEAMMATE_NAME_MAX_LENGTH } from "../team/names.ts";
-import type { AgentScope } from "./types.ts";
+import type { AgentFileScope } from "./types.ts";
 
 /** Which directory a file was found in: the user agents dir or the project `.pi/agents` dir. */
 export type AgentDirKind = "user" | "project";
@@ -7,8 +7,8 @@ export type AgentDirKind = "user" | "project";
 /** What a file name in an agents directory means. */
 export type AgentFileName =
   | { kind: "ignored" }
-  | { kind: "agent"; name: string; scope: AgentScope; warning?: string }
-  | { kind: "bad-name"; name: string; scope: AgentScope; message: string };
+  | { kind: "agent"; name: string; scope: AgentFileScope; warning?: string }
+  | { kind: "bad-name"; name: string; scope: AgentFileScope; message: string };
 
 const LOCAL_SUFFIX = ".local.md";
 
@@ -27,7 +27,7 @@ const LOCAL_SUFFIX = ".local.md";
 export function classifyAgentFile(fileName: string, dir: AgentDirKind): AgentFileName {
   if (!fileName.endsWith(".md") || fileName.startsWith(".")) return { kind: "ignored" };
   let name = fileName.slice(0, -".md".length);
-  let scope: AgentScope = dir === "user" ? "user" : "project";
+  let scope: AgentFileScope = dir === "user" ? "user" : "project";
   let warning: string | undefined;
   if (fileName.endsWith(LOCAL_SUFFIX)) {
     if (dir === "project") {
@@ -42,15 +42,19 @@ export function classifyAgentFile(fileName: string, dir: AgentDirKind): AgentFil
   }
   const problem = agentNameProblem(name);
   if (problem !== undefined) {
-    return { kind: "bad-name", name, scope, message: `file name "${fileName}" gives the agent name "${name}", which ${problem}` };
+    return { kind: "bad-name", name, scope, message: `file name "${fileName}" gives the agent name "${name}", which ${problem}. Rename the file` };
   }
   return warning === undefined ? { kind: "agent", name, scope } : { kind: "agent", name, scope, warning };
 }
 
-/** Says what is wrong with an agent name, or `undefined` when it is acceptable. */
-function agentNameProblem(name: string): string | undefined {
+/**
+ * Says what is wrong with an agent name, or `undefined` when it is acceptable (the rules of
+ * {@link classifyAgentFile}; also applied to the name of an inline session role). Pure.
+ * @returns a clause to follow "which", e.g. `is 70 characters long; accepted: a letter first, ...`.
+ */
+export function agentNameProblem(name: string): string | undefined {
   const accepted = `a letter first, then letters, digits, ".", "_" or "-", at most ${TEAMMATE_NAME_MAX_LENGTH} characters`;
   if (name.length > TEAMMATE_NAME_MAX_LENGTH) return `is ${name.length} characters long; accepted: ${accepted}`;
-  if (!NAME_CHARS_PATTERN.test(name)) return `is not accepted; accepted: ${accepted}. Rename the file`;
+  if (!NAME_CHARS_PATTERN.test(name)) return `is not accepted; accepted: ${accepted}`;
   return undefined;
 }

@@ -3,6 +3,7 @@ import type { AgentDefinition, AgentDiscovery, AgentScope } from "./types.ts";
 
 /** What each scope means, as the leader's model reads it. */
 const SCOPE_LABEL: Record<AgentScope, string> = {
+  session: "session role: in memory for this session only, no file",
   user: "user scope",
   project: "project scope: meant to be committed",
   "project-local": "project-local scope: a personal override",
@@ -14,7 +15,8 @@ const SCOPE_LABEL: Record<AgentScope, string> = {
  *
  * Example: `- reviewer (project scope: meant to be committed): Reviews diffs · tools: read, bash · model: inherit`.
  * The scope label says plainly what a scope is: project scope (`.pi/agents/<name>.md`) is meant
- * to be committed with the project; nothing checks git. `tools: team tools only` means no `tools`
+ * to be committed with the project; nothing checks git. A session role (passed inline to
+ * `teammate_spawn`, R8, R9) is labelled as living in memory only. `tools: team tools only` means no `tools`
  * field or `tools: []`: the teammate gets only the capability tools (send_message and the board
  * tools), no read/bash/edit/write (L5). `model: leader's current model` means no `model` field:
  * the teammate gets the leader's model at spawn time, like `inherit` (`planSpawn`). `worktree: true`

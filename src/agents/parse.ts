@@ -20,6 +20,11 @@ export interface AgentFileInput {
   /** The identity key from the file name (see `classifyAgentFile`). */
   name: string;
   scope: AgentScope;
+  /**
+   * How messages name a field; default `field "<key>"`. An inline definition passes
+   * `definition.<key>` so its errors point at the tool argument rather than at a file.
+   */
+  fieldLabel?: (field: string) => string;
 }
 
 /** A parsed file: a definition plus warnings, or only diagnostics (at least one error). */
@@ -44,9 +49,10 @@ export function parseAgentFile(input: AgentFileInput): ParsedAgentFile {
     return { ok: false, diagnostics: [{ severity: "error", source, message: `${source}: ${split.message}. Fix the frontmatter between the --- lines.` }] };
   }
   const data = split.data;
-  const diagnostics: AgentDiagnostic[] = [...unknownKeyWarnings(source, data), ...schemaErrors(source, data)];
+  const label = input.fieldLabel ?? fileFieldLabel;
+  const diagnostics: AgentDiagnostic[] = [...unknownKeyWarnings(source, data), ...schemaErrors(source, data, label)];
   if (typeof data.name === "string" && data.name !== input.name) {
-    diagnostics.push(fieldError(source, "name", data.name, `differs from the name "${input.name}" given by the file name`));
+    diagnostics.push(fieldError(source, label, "name", data.name, `differs from the name "${input.name}" given by the file name`));
   }
   if (diagnostics.some((d) => d.severity === "error")) return { ok: false, diagnostics };
   const fm = data as AgentFrontmatter;
@@ -124,14 +130,14 @@ function unknownKeyWarnings(source: string, data: Record<string, unknown>): Agen
 }
 
 /** One error per known field that fails the schema (the first failure of that field). */
-function schemaErrors(source: string, data: Record<string, unknown>): AgentDiagnostic[] {
+function schemaErrors(source: string, data: Record<string, unknown>, label: (field: string) => string): AgentDiagnostic[] {
   const seen = new Set<string>();
   const out: AgentDiagnostic[] = [];
   for (const error of Value.Errors(AgentFrontmatterSchema, data)) {
     const field = error.instancePath.split("/")[1] ?? "";
     if (seen.has(field) || !isKnownKey(field)) continue;
     seen.add(field);
-    out.push(fieldError(source, field, data[field], "is not accepted"));
+    out.push(fieldError(source, label, field, data[field], "is not accepted"));
   }
   return out;
 }
@@ -140,13 +146,23 @@ function isKnownKey(key: string): key is AgentFrontmatterKey {
   return (AGENT_FRONTMATTER_KEYS as readonly string[]).includes(key);
 }
 
-function fieldError(source: string, field: AgentFrontmatterKey, value: unknown, problem: string): AgentDiagnostic {
+function fileFieldLabel(field: string): string {
+  return `field "${field}"`;
+}
+
+function fieldError(
+  source: string,
+  label: (field: string) => string,
+  field: AgentFrontmatterKey,
+  value: unknown,
+  problem: string,
+): AgentDiagnostic {
   return {
     severity: "error",
     source,
     field,
     value,
-    message: `${source}: field "${field}" has value ${formatValue(value)}, which ${problem}; accepted: ${ACCEPTED_FIELD_VALUES[field]}.`,
+    message: `${source}: ${label(field)} has value ${formatValue(value)}, which ${problem}; accepted: ${ACCEPTED_FIELD_VALUES[field]}.`,
   };
 }
 

@@ -1,9 +1,9 @@
-import { AGENT_SCOPES, type AgentDefinition, type AgentScope, type SkippedAgentFile } from "./types.ts";
+import { AGENT_FILE_SCOPES, type AgentDefinition, type AgentFileScope, type SkippedAgentFile } from "./types.ts";
 
 /** A file that took part in precedence: it parsed into a definition, or it was broken. */
 export type AgentCandidate =
   | { status: "valid"; agent: AgentDefinition }
-  | { status: "invalid"; name: string; scope: AgentScope; source: string };
+  | { status: "invalid"; name: string; scope: AgentFileScope; source: string };
 
 /** Usable agents sorted by name, and the candidate files that lost. */
 export interface PrecedenceResult {
@@ -23,10 +23,13 @@ export interface PrecedenceResult {
  *   error they can see and fix.
  * - Within one scope (not produced by discovery) the later candidate wins.
  * Uses a `Map`, so names such as `constructor` are plain keys (W18).
+ * @throws TypeError for a `session` definition among the candidates: a caller bug, since session
+ * roles never compete with files (R7) and are merged by `withSessionRoles` instead.
  */
 export function applyPrecedence(candidates: readonly AgentCandidate[]): PrecedenceResult {
   const byName = new Map<string, AgentCandidate[]>();
   for (const candidate of candidates) {
+    candidateScope(candidate); // throws for a session role
     const name = candidateName(candidate);
     const group = byName.get(name);
     if (group === undefined) byName.set(name, [candidate]);
@@ -55,16 +58,19 @@ export function applyPrecedence(candidates: readonly AgentCandidate[]): Preceden
   return { agents, skipped };
 }
 
-function rank(scope: AgentScope): number {
-  return AGENT_SCOPES.indexOf(scope);
+function rank(scope: AgentFileScope): number {
+  return AGENT_FILE_SCOPES.indexOf(scope);
 }
 
 function candidateName(c: AgentCandidate): string {
   return c.status === "valid" ? c.agent.name : c.name;
 }
 
-function candidateScope(c: AgentCandidate): AgentScope {
-  return c.status === "valid" ? c.agent.scope : c.scope;
+/** Discovery only builds candidates from files; a session role here is a caller's bug. */
+function candidateScope(c: AgentCandidate): AgentFileScope {
+  const scope = c.status === "valid" ? c.agent.scope : c.scope;
+  if (scope === "session") throw new TypeError(`applyPrecedence takes file definitions only; ${candidateSource(c)} is a session role (use withSessionRoles)`);
+  return scope;
 }
 
 function candidateSource(c: AgentCandidate): string {

@@ -16,11 +16,12 @@ export type ResolveAgentResult =
 /**
  * Looks up an agent by its exact name in a discovery result (R12). Pure.
  *
- * The returned definition carries `scope` and `gitManaged`. When there is none, the message lists
- * every available agent as `name (scope)` and says why the name is missing: its highest-scope file
+ * The returned definition carries `scope` and `gitManaged`; pass a discovery merged with
+ * `withSessionRoles` to find session roles too (scope `session`). When there is none, the message
+ * lists every available agent as `name (scope)` and says why the name is missing: its highest-scope file
  * is broken (quoting the error diagnostics of that file), it exists only in project files of an
  * untrusted project, or no file defines it (with a case-insensitive "did you mean" when one
- * matches, and the directories searched). Never throws.
+ * matches, the directories searched, and that a role may be passed inline). Never throws.
  */
 export function resolveAgent(discovery: AgentDiscovery, name: string): ResolveAgentResult {
   const agent = discovery.agents.find((a) => a.name === name);
@@ -59,7 +60,8 @@ export function resolveAgent(discovery: AgentDiscovery, name: string): ResolveAg
     reason: "not_found",
     message:
       `No agent definition named ${shown}.${hint} ${listing} Definitions are read from ${discovery.searched.user}/<name>.md ` +
-      `and ${discovery.searched.project}/<name>.md (or <name>.local.md).`,
+      `and ${discovery.searched.project}/<name>.md (or <name>.local.md). When no definition fits, pass the role inline ` +
+      `as teammate_spawn's definition (a session role).`,
     available,
   };
 }

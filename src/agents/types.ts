@@ -4,10 +4,20 @@
  */
 
 /** Where a definition file lives (R10). Precedence per name: user < project < project-local (R7). */
-export type AgentScope = "user" | "project" | "project-local";
+export type AgentFileScope = "user" | "project" | "project-local";
 
-/** Scopes from lowest to highest precedence. */
-export const AGENT_SCOPES: readonly AgentScope[] = ["user", "project", "project-local"];
+/**
+ * Where a definition comes from (R10): one of the file scopes, or `session`, a role passed inline
+ * to `teammate_spawn` and held in memory for this session only (R8, R9; `src/agents/session-roles.ts`).
+ * A session role fills only a name no file defines (R7), so it ranks below every file scope.
+ */
+export type AgentScope = "session" | AgentFileScope;
+
+/** File scopes from lowest to highest precedence. */
+export const AGENT_FILE_SCOPES: readonly AgentFileScope[] = ["user", "project", "project-local"];
+
+/** All scopes from lowest to highest precedence; `session` first, as it yields to any file (R7). */
+export const AGENT_SCOPES: readonly AgentScope[] = ["session", ...AGENT_FILE_SCOPES];
 
 /**
  * The `model` frontmatter field (R5, R6): a `provider/id` pin or `inherit` (the leader's model at
@@ -17,7 +27,10 @@ export type AgentModel = { kind: "pin"; provider: string; id: string } | { kind:
 
 /** One usable agent definition: a role a teammate can be spawned from. */
 export interface AgentDefinition {
-  /** Identity key, taken from the file name (`<name>.md`, or `<name>.local.md` in the project dir). */
+  /**
+   * Identity key, taken from the file name (`<name>.md`, or `<name>.local.md` in the project dir);
+   * for a session role, the spawn's `agent` argument.
+   */
   name: string;
   /** One-line purpose shown to the leader; `""` when the file has none (a warning says so). */
   description: string;
@@ -34,10 +47,10 @@ export interface AgentDefinition {
   scope: AgentScope;
   /**
    * Exactly `scope === "project"` (R12): project scope, meant to be committed (`.pi/agents/<name>.md`).
-   * Nothing checks git; user and project-local files are false.
+   * Nothing checks git; user and project-local files and session roles are false.
    */
   gitManaged: boolean;
-  /** Absolute path of the file. */
+  /** Absolute path of the file; `session:<name>` for a session role (no file exists). */
   source: string;
   /** Absolute paths of lower-scope files of the same name this one shadows; absent when none. */
   overrides?: string[];
@@ -46,7 +59,7 @@ export interface AgentDefinition {
 /** A problem found in one file. Errors mean the file was not used; warnings do not stop it loading. */
 export interface AgentDiagnostic {
   severity: "error" | "warning";
-  /** Absolute path of the file concerned. */
+  /** Absolute path of the file concerned; `session:<name>` for an inline definition. */
   source: string;
   /** The frontmatter field concerned, when there is one. */
   field?: string;
@@ -62,7 +75,7 @@ export type SkipReason = "project not trusted" | "invalid definition" | "shadowe
 /** A definition file that was found but is not used. */
 export interface SkippedAgentFile {
   source: string;
-  scope: AgentScope;
+  scope: AgentFileScope;
   /** The name the file would define; absent when the file name itself is not a valid agent name. */
   name?: string;
   reason: SkipReason;

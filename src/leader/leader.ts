@@ -4,7 +4,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { formatAgentGuidance, formatUntrustedAgentsHint } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
-import { leaderGuidance } from "./guidance.ts";
+import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "./harness.ts";
 import { agentDir } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
@@ -110,8 +110,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     const living = harness.members().filter((m) => m.living).map((m) => `${m.name} (${m.status})`);
     const broken = discovery.diagnostics.filter((d) => d.severity === "error").map((d) => `- skipped: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);
-    const none = untrusted ?? "(none: add .pi/agents/<name>.md files)";
+    const none = untrusted ?? "(none: add .pi/agents/<name>.md files, or spawn with an inline definition)";
     const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
-    return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)" })}` };
+    return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)", rolesReference: agentRolesReferencePath(PACKAGE_DIR) })}` };
   });
 }

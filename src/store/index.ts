@@ -11,6 +11,8 @@ export { readValidated, SnapshotWriter } from "./snapshot.ts";
 export type { ReadResult } from "./snapshot.ts";
 export { appendRecord, JsonlCursor, MAX_RECORD_BYTES } from "./jsonl-file.ts";
 export type { JsonlBatch, JsonlCursorOptions } from "./jsonl-file.ts";
+export { createFileExclusive } from "./exclusive-file.ts";
+export type { CreateFileExclusiveOptions, CreateFileExclusiveResult } from "./exclusive-file.ts";
 export { consumeIntent, listIntents, publishIntent, readIntent } from "./intent.ts";
 export type { IntentRead, PublishResult, ReadIntentOptions } from "./intent.ts";
 export { pidAlive } from "./pid.ts";

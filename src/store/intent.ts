@@ -1,16 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Static, TSchema } from "typebox";
 import { TeamError } from "../errors.ts";
+import { createFileExclusive } from "./exclusive-file.ts";
 import { ensurePrivateDir, errnoCode, errorText, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
 import { checkValue } from "./validate.ts";
 
 /** Marker file names are `<name>.json`; a name is 1-128 of `A-Z a-z 0-9 . _ -`, not starting with `.`. */
 const NAME_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 const SUFFIX = ".json";
-/** Temp files start with a dot so directory scans and watchers skip them. */
-const TEMP_PREFIX = ".tmp-";
 
 /** Outcome of {@link publishIntent}. `exists`: a marker of that name is already there (not replaced). */
 export type PublishResult = { ok: true; path: string } | { ok: false; reason: "exists"; path: string; message: string };
@@ -34,42 +32,15 @@ export async function publishIntent(dir: string, name: string, record: unknown):
     );
   }
   const marker = join(dir, `${name}${SUFFIX}`);
-  const temp = join(dir, `${TEMP_PREFIX}${name}-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const content = `${JSON.stringify(record)}\n`;
-  try {
-    await writeTemp(temp, content);
-  } catch (error) {
-    if (error instanceof TeamError) throw error;
-    throw new TeamError("io_error", `Cannot write intent temp file ${temp}: ${errorText(error)}`, { cause: error });
-  }
-  try {
-    await link(temp, marker);
-    return { ok: true, path: marker };
-  } catch (error) {
-    if (errnoCode(error) === "EEXIST") {
-      return { ok: false, reason: "exists", path: marker, message: `Intent ${marker} already exists; it was not replaced` };
-    }
-    throw new TeamError("io_error", `Cannot publish intent ${marker}: ${errorText(error)}`, { cause: error });
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-}
-
-async function writeTemp(temp: string, content: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(temp, "wx", PRIVATE_FILE_MODE);
-  } catch (error) {
-    if (errnoCode(error) !== "ENOENT") throw error;
-    await ensurePrivateDir(dirname(temp));
-    handle = await open(temp, "wx", PRIVATE_FILE_MODE);
-  }
-  try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const created = await createFileExclusive({
+    path: marker,
+    content: `${JSON.stringify(record)}\n`,
+    mode: PRIVATE_FILE_MODE,
+    what: "intent",
+    ensureDir: ensurePrivateDir,
+  });
+  if (created.ok) return { ok: true, path: marker };
+  return { ok: false, reason: "exists", path: marker, message: `Intent ${marker} already exists; it was not replaced` };
 }
 
 /** Options of {@link readIntent}. */

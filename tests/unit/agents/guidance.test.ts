@@ -28,6 +28,12 @@ describe("formatAgentGuidance (R12)", () => {
     ]);
   });
 
+  it("labels a session role as held in memory for this session only", () => {
+    expect(formatAgentGuidance([{ ...base, name: "analyst", scope: "session", gitManaged: false, source: "session:analyst" }])).toBe(
+      "- analyst (session role: in memory for this session only, no file): Reviews diffs for bugs · tools: read, bash · model: inherit",
+    );
+  });
+
   it("is empty for no agents", () => {
     expect(formatAgentGuidance([])).toBe("");
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { applyPrecedence, type AgentCandidate, type AgentDefinition, type AgentScope } from "../../../src/agents/index.ts";
+import { applyPrecedence, type AgentCandidate, type AgentDefinition, type AgentFileScope } from "../../../src/agents/index.ts";
 
-function def(name: string, scope: AgentScope, source = `/${scope}/${name}.md`): AgentCandidate {
+function def(name: string, scope: AgentFileScope, source = `/${scope}/${name}.md`): AgentCandidate {
   const agent: AgentDefinition = {
     name,
     description: `${scope} ${name}`,
@@ -16,7 +16,7 @@ function def(name: string, scope: AgentScope, source = `/${scope}/${name}.md`): 
   return { status: "valid", agent };
 }
 
-function broken(name: string, scope: AgentScope): AgentCandidate {
+function broken(name: string, scope: AgentFileScope): AgentCandidate {
   return { status: "invalid", name, scope, source: `/${scope}/${name}.md` };
 }
 
@@ -60,5 +60,12 @@ describe("applyPrecedence (R7, R11)", () => {
   it("lets the later candidate win within one scope", () => {
     const { agents } = applyPrecedence([def("r", "user", "/a.md"), def("r", "user", "/b.md")]);
     expect(agents[0]).toMatchObject({ source: "/b.md", overrides: ["/a.md"] });
+  });
+
+  it("refuses a session role: those never compete with files (R7)", () => {
+    const session = def("r", "user");
+    if (session.status !== "valid") throw new Error("unreachable");
+    const candidate: AgentCandidate = { status: "valid", agent: { ...session.agent, scope: "session", source: "session:r" } };
+    expect(() => applyPrecedence([candidate])).toThrow(/session:r is a session role \(use withSessionRoles\)/);
   });
 });
