@@ -36,17 +36,18 @@ export async function reclaimWorktrees(options: ReclaimOptions): Promise<Reclaim
   for (const dirName of await candidates(root)) {
     const dir = join(root, dirName);
     if (options.keep?.(dir)) continue;
-    const found = await locate(dir, options);
-    if (!found.ok) {
+    try {
+      const found = await locate(dir, options);
+      if (found.ok) {
+        result.captures.push(await captureAs(found.worktree, "shutdown", options));
+        continue;
+      }
       const removed = found.dirFound && (await removeIfEmpty(dir));
       const outcome = removed ? "It held no files and was removed." : "It was left in place.";
       result.unclaimed.push({ dir, removed, reason: `${found.reason} ${outcome}` });
-      continue;
-    }
-    try {
-      result.captures.push(await captureAs(found.worktree, "shutdown", options));
     } catch (error) {
-      result.unclaimed.push({ dir, removed: false, reason: `capture failed: ${errorText(error)}` });
+      // One broken entry (unreadable dir, failing git) must not stop the others being reclaimed.
+      result.unclaimed.push({ dir, removed: false, reason: `capture failed: ${errorText(error)}. It was left in place.` });
     }
   }
   return result;

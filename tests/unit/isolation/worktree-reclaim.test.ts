@@ -121,6 +121,20 @@ describe("reclaimWorktrees", () => {
     expect(await exists(`${wt.dir}.json`)).toBe(true);
   });
 
+  it("reports, and leaves in place, a worktree whose repository was deleted", async () => {
+    const f = await fixture();
+    const repo = await f.repo();
+    const wt = (await prepareWorktree({ repoCwd: repo, worktreesRoot: f.worktreesRoot, name: "orphan", spawnId: spawnIdOf("77777777"), env: f.env }))
+      .worktree;
+    await writeFiles(wt.dir, { "only-copy.txt": "o\n" });
+    await rm(repo, { recursive: true, force: true });
+    const { captures, unclaimed } = await reclaimWorktrees({ worktreesRoot: f.worktreesRoot, env: f.env });
+    expect(captures).toEqual([]);
+    expect(unclaimed).toMatchObject([{ dir: wt.dir, removed: false }]);
+    expect(unclaimed[0]?.reason).toContain(`its repository ${repo} is not a git repository any more`);
+    expect(await readFile(join(wt.dir, "only-copy.txt"), "utf8")).toBe("o\n");
+  });
+
   it("finds nothing under a root that does not exist", async () => {
     const f = await fixture();
     expect(await reclaimWorktrees({ worktreesRoot: f.worktreesRoot, env: f.env })).toEqual({ captures: [], unclaimed: [] });
