@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { resolveAgent } from "../../src/agents/index.ts";
+import { checkToolGrant, PI_BUILTIN_TOOLS, resolveAgent } from "../../src/agents/index.ts";
 import { spawnPiChild, type PiChild } from "../../src/process/index.ts";
 import { planSpawn } from "../../src/team/spawn-plan.ts";
 import { PACKAGE_DIR } from "../../tests/support/leader.ts";
@@ -60,14 +60,22 @@ async function teammateCommand(team: Team, name: string): Promise<{ args: string
   const plan = planSpawn({
     name,
     spawnId: randomUUID(),
-    agent: resolved.agent,
-    leaderModel: { provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID },
+    tools: checkedGrant(resolved.agent.tools),
+    model: { model: { provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID }, thinking: undefined },
+    trusted: true,
     packageDir: PACKAGE_DIR,
     runtimeDir: team.layout.root,
     boardDir: `${team.layout.root}-board`,
     leaderPid: process.pid,
   });
   return { args: plan.args, env: { ...team.env.env, ...plan.env } };
+}
+
+/** The grant `harness.spawn` would check for a role's tools. */
+function checkedGrant(tools: string[] | undefined): string[] {
+  const grant = checkToolGrant(tools, PI_BUILTIN_TOOLS);
+  if (!grant.ok) throw new Error(`benchmark: ${grant.message}`);
+  return grant.tools;
 }
 
 /** Writes an extension that registers nothing; returns its path. */

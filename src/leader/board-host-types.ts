@@ -35,8 +35,12 @@ export interface BoardWork {
 /** Wiring of a `BoardHost`. */
 export interface BoardHostOptions {
   layout: BoardLayout;
-  /** Where reviewers run (the leader's cwd until worktrees exist). */
+  /** The leader's cwd. */
   cwd: string;
+  /** Where the reviewer of `holder`'s submission runs: its worktree, else the leader's cwd. Default: `cwd`. */
+  cwdOf?: (holder: Holder) => string;
+  /** The leader's trust decision, inherited by reviewers. Default: not trusted. */
+  trusted?: () => boolean;
   piCli: string;
   env: NodeJS.ProcessEnv;
   /** Living teammates, read fresh for every decision. */
@@ -58,6 +62,8 @@ export interface BoardHostOptions {
    */
   spawning?: () => string[];
   teamModel: () => ModelRef | undefined;
+  /** The board changed (claims, releases): the roster's resource holdings may have too. */
+  onChange?: () => void;
   note: (text: string) => void;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
   paceMs: number;

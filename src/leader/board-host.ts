@@ -16,11 +16,7 @@ import {
   reviveBoard,
   serializeBoard,
   settledKey,
-  type Assignment,
-  type Board,
-  type Effect,
-  type Holder,
-  type RosterRow,
+  type Assignment, type Board, type Effect, type Holder, type RosterRow,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
@@ -68,7 +64,7 @@ export class BoardHost implements TeamActivity {
       unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(),
     });
     this.#reviews = new BoardReviews({
-      piCli, cwd, env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,
+      piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
       changed: () => this.#reviewersChanged(),
     });
@@ -284,7 +280,9 @@ export class BoardHost implements TeamActivity {
         }
       }
     }
-    if (changed) this.#checkSettled();
+    if (!changed) return;
+    this.#checkSettled();
+    this.#o.onChange?.(); // the roster shows which resources each teammate holds
   }
 
   /** Stops watching, aborts reviewers and writes the last snapshot. Idempotent. */

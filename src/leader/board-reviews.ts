@@ -5,14 +5,16 @@
  * outcome dropped as stale. Tracks which gate tokens have a reviewer running.
  */
 import { join } from "node:path";
-import type { Effect, GateResult } from "../board/index.ts";
+import type { Effect, GateResult, Holder } from "../board/index.ts";
 import { startReviewer, type Reviewer, type ReviewerOptions } from "../process/index.ts";
 
 /** Wiring of `BoardReviews`, all supplied by the host. */
 export interface BoardReviewsOptions {
   piCli: string;
-  /** Where reviewers run. */
-  cwd: string;
+  /** Where the reviewer of a holder's submission runs (its worktree, or the leader's cwd). */
+  cwdOf: (holder: Holder) => string;
+  /** The leader's trust decision, inherited by reviewers. */
+  trusted: () => boolean;
   env: NodeJS.ProcessEnv;
   /** The team's model, read when a reviewer starts. */
   teamModel: () => ReviewerOptions["model"];
@@ -51,7 +53,8 @@ export class BoardReviews {
     try {
       reviewer = await startReviewer({
         piCli: this.#o.piCli,
-        cwd: this.#o.cwd,
+        cwd: this.#o.cwdOf(e.holder),
+        trusted: this.#o.trusted(),
         env: this.#o.env,
         model: this.#o.teamModel(),
         stderrLog: join(this.#o.logDir, `${e.taskId}.log`),

@@ -2,6 +2,7 @@ import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { TaskCreateParams, TaskListParams } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import type { BoardHost } from "./board-host.ts";
+import type { TeamModelSetting } from "../team/model-choice.ts";
 import type { LeaderHarness } from "./harness.ts";
 import { textResult } from "../team/tool-result.ts";
 
@@ -12,7 +13,7 @@ import { textResult } from "../team/tool-result.ts";
  */
 export function registerLeaderBoardTools(
   pi: ExtensionAPI,
-  session: () => { harness: LeaderHarness; board: BoardHost; label: string } | undefined,
+  session: () => { harness: LeaderHarness; board: BoardHost; label: string; teamModel: TeamModelSetting } | undefined,
 ): void {
   const need = () => {
     const s = session();
@@ -44,10 +45,11 @@ export function registerLeaderBoardTools(
         name: m.name,
         status: m.status,
         agent: m.agent.name,
-        ...(m.model ? { model: `${m.model.provider}/${m.model.id}` } : {}),
+        model: m.modelLabel,
         ...(m.direct === "open" ? { assignment: "direct assignment" } : {}),
       }));
-      return textResult(s.board.list(roster, params, s.label), {});
+      const model = params.taskId === undefined ? `\n${s.teamModel.describe()}` : "";
+      return textResult(`${s.board.list(roster, params, s.label)}${model}`, {});
     },
   }));
 }

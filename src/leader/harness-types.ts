@@ -43,6 +43,14 @@ export interface LeaderHarnessOptions {
   trusted: () => boolean;
   /** The leader's current model, re-read at every spawn. */
   leaderModel: () => ModelRef | undefined;
+  /** The leader's current thinking level, carried by `model: inherit` (R6). Default: none. */
+  leaderThinking?: () => string | undefined;
+  /** The session's team default model (R6), for roles without a `model` field. Default: none. */
+  teamModel?: () => ModelRef | undefined;
+  /** Every model Pi's registry knows, to refuse an unknown pin before spawning; undefined skips the check. */
+  knownModels?: () => ModelRef[] | undefined;
+  /** Where teammate worktrees are made (R20). Default `<agent dir>/worktrees/<session key>`. */
+  worktreesRoot?: string;
   /** Starts one leader follow-up turn. Must not throw. */
   deliver: (delivery: LeaderDelivery) => void;
   /** Records a console note (routing results, suppressed reports, child dialogs). */
@@ -59,6 +67,8 @@ export interface LeaderHarnessOptions {
   onSpawnEnded?: () => void;
   /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
   openClaim?: (m: Member) => string | undefined;
+  /** The resource tags `m` holds now (direct assignment and board tasks), written to the roster for the edit guards. */
+  holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
   heartbeat?: HeartbeatConfig;
   now?: () => number;
@@ -71,7 +81,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded";
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {
@@ -79,12 +89,18 @@ export interface SpawnRequest {
   agent: string;
   prompt?: string;
   resources?: string[];
+  /** A stopped teammate whose assignment, claims, reports and branch the successor is told (R16). */
+  handoffFrom?: string;
+  /** An inline role (R8, R9): an object or its JSON string; see src/agents/session-roles.ts. */
+  definition?: unknown;
 }
 
 /** Result of a successful spawn. */
 export interface SpawnResult {
   name: string;
   agent: string;
+  /** Where the role came from: a file scope or `session`. */
+  scope: string;
   spawnId: string;
   pid: number;
   status: TeammateStatus;
@@ -92,6 +108,11 @@ export interface SpawnResult {
   model: string;
   kickoff: boolean;
   log: string;
+  /** Its own worktree (R20). */
+  worktree?: { dir: string; branch: string; base: string };
+  handoffFrom?: string;
+  /** The file an inline definition was written to (`persist`). */
+  persisted?: string;
 }
 
 /** Result of the leader's `send_message`. */

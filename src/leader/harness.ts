@@ -1,17 +1,17 @@
-import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { discoverAgents, resolveAgent, type AgentDiscovery } from "../agents/index.ts";
+import { basename, join } from "node:path";
+import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
+import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
-import { spawnPiChild } from "../process/index.ts";
+import { captureWorktree, type WorktreeCapture } from "../isolation/index.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
-import { Member } from "../team/member.ts";
+import type { Member } from "../team/member.ts";
 import { routeFromLeader, type SendRequest } from "../team/routing.ts";
-import { planSpawn } from "../team/spawn-plan.ts";
-import { validateTeammateName } from "../team/names.ts";
-import { MAX_LIVING_TEAMMATES, type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
+import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
+import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
 
 export * from "./harness-types.ts";
@@ -31,10 +31,23 @@ export class LeaderHarness implements TeamActivity {
   /** Names of spawns in flight that have not registered their teammate yet. */
   readonly #spawning: string[] = [];
   #watch: DirWatch | undefined;
+  /** Roles defined inline by `teammate_spawn` for this session only (R8, R9). */
+  readonly roles = new SessionRoles();
   #lock: SessionLock | undefined;
 
   constructor(options: LeaderHarnessOptions) {
-    this.#o = { now: Date.now, safetyPollMs: 5000, readyTimeoutMs: 30_000, stopGraceMs: 3000, heartbeat: { stallMs: 0, silentMs: 0 }, ...options };
+    this.#o = {
+      now: Date.now,
+      safetyPollMs: 5000,
+      readyTimeoutMs: 30_000,
+      stopGraceMs: 3000,
+      heartbeat: { stallMs: 0, silentMs: 0 },
+      leaderThinking: () => undefined,
+      teamModel: () => undefined,
+      knownModels: () => undefined,
+      worktreesRoot: join(options.agentDir, "worktrees", basename(options.layout.root)),
+      ...options,
+    };
     this.#team = new TeamDriver(this.#o);
   }
 
@@ -80,9 +93,13 @@ export class LeaderHarness implements TeamActivity {
     return this.#team.subscribe(listener);
   }
 
-  /** Discovers agent definitions now (files may change during a session). Never rejects. */
-  discover(): Promise<AgentDiscovery> {
-    return discoverAgents({ agentDir: this.#o.agentDir, cwd: this.#o.cwd, trusted: this.#o.trusted() });
+  /**
+   * Discovers agent definitions now (files may change during a session), with this session's
+   * roles filling the names no file defines (R7). Never rejects.
+   */
+  async discover(): Promise<AgentDiscovery> {
+    const files = await discoverAgents({ agentDir: this.#o.agentDir, cwd: this.#o.cwd, trusted: this.#o.trusted() });
+    return withSessionRoles(files, this.roles);
   }
 
   /**
@@ -94,108 +111,50 @@ export class LeaderHarness implements TeamActivity {
    */
   async spawn(req: SpawnRequest): Promise<SpawnResult> {
     try {
-      return await this.#spawn(req);
+      return await spawnTeammate({
+        o: this.#o,
+        team: this.#team,
+        spawning: this.#spawning,
+        roles: this.roles,
+        discover: () => this.discover(),
+        watchExit: (m) => this.#watchExit(m),
+      }, req);
     } finally {
       this.#team.hook(() => this.#o.onSpawnEnded?.());
     }
   }
 
-  async #spawn(req: SpawnRequest): Promise<SpawnResult> {
-    // Discover first: from the name and limit checks to reserving the name below there is no
-    // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
-    // checks together and overrun the limit or take one name twice.
-    this.#spawning.push(req.name);
-    let discovery: AgentDiscovery;
-    try {
-      discovery = await this.discover();
-    } finally {
-      this.#spawning.splice(this.#spawning.indexOf(req.name), 1);
-    }
-    if (this.#team.phase !== "open") throw new TeamError("illegal_transition", "teammate_spawn: the session is ending; nothing was started.");
-    const livingNames = this.members().filter((m) => m.living).map((m) => m.name);
-    const nameCheck = validateTeammateName(req.name, livingNames);
-    if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
-    if (livingNames.length >= MAX_LIVING_TEAMMATES) {
-      throw new TeamError(
-        "limit_reached",
-        `teammate_spawn: ${livingNames.length} teammates are alive (${livingNames.join(", ")}); at most ${MAX_LIVING_TEAMMATES} may live at once. Shut one down with teammate_shutdown first.`,
-      );
-    }
-    const resolved = resolveAgent(discovery, req.agent);
-    if (!resolved.ok) throw new TeamError("invalid_input", `teammate_spawn: ${resolved.message}`);
-    const spawnId = randomUUID();
-    const { layout } = this.#o;
-    const plan = planSpawn({
-      name: req.name,
-      spawnId,
-      agent: resolved.agent,
-      leaderModel: this.#o.leaderModel(),
-      packageDir: this.#o.packageDir,
-      runtimeDir: layout.root,
-      boardDir: this.#o.boardDir,
-      leaderPid: process.pid,
-    });
-    const m = new Member({
-      name: req.name,
-      agent: resolved.agent,
-      spawnId,
-      tools: plan.tools,
-      resources: req.resources ?? [],
-      model: plan.model,
-      startedAt: this.#o.now(),
-      log: layout.log(req.name),
-      ...this.#team.mail.of(req.name),
-    });
-    this.#team.members.set(req.name.toLowerCase(), m);
-    await this.#team.touchRoster();
-    try {
-      m.proc = await spawnPiChild({ piCli: this.#o.piCli, args: plan.args, cwd: this.#o.cwd, env: { ...this.#o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}` });
-    } catch (error) {
-      this.#team.dispatch(m, { type: "stop_requested" });
-      this.#team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-      m.markClosed();
-      throw error;
-    }
-    const proc = m.proc;
-    if (m.state.phase !== "starting") {
-      // Shut down (or the session ended) while the process was being started: stop it now.
-      await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
-      this.#team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-      m.markClosed();
-      throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
-    }
-    m.disposers.push(proc.child.onEvent((event) => this.#team.onRpcEvent(m, event)));
-    m.disposers.push(proc.child.onUiRequest((r) => this.#team.note(`cancelled a ${r.request.method} dialog of the child`, m)));
+  /** Watches `m`'s child: on exit, drains its outbox, closes it, then keeps its worktree's work. */
+  #watchExit(m: Member): void {
+    const proc = m.proc!;
     void proc.exited.then((exit) => this.#team.enqueue(m, async () => {
       for (const dispose of m.disposers.splice(0)) dispose();
       const records = await this.#team.mail.read(m.outbox); // a last report before the end still counts
       return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
-    }).finally(() => m.markClosed()));
+    })).then(() => this.#keepWorktree(m)).finally(() => m.markClosed());
+  }
+
+  /**
+   * After a stop or a crash (R20, L23): commits what is left in `m`'s worktree onto its branch,
+   * removes the directory and keeps the branch; the leader hears once, with the diffstat and the
+   * diff command. A worktree with no work loses its empty branch (a note only). Never throws.
+   */
+  async #keepWorktree(m: Member): Promise<void> {
+    if (!m.worktree) return;
     try {
-      await proc.waitReady(this.#o.readyTimeoutMs);
-      const sent = req.prompt ? this.#team.kickoffSent(m) : undefined;
-      await this.#team.enqueue(m, () => [{ type: "ready", ...(req.prompt ? { kickoff: req.prompt } : {}) }]);
-      if (m.status === "stopped") this.#team.releaseKickoff(m); // stopped before ready: no kickoff went out
-      const error = await sent;
-      if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
-      await this.#team.writeRoster(); // with its pid, before the tool returns
+      const cap = await captureWorktree(m.worktree);
+      if (!cap.kept) {
+        this.#team.note(`worktree ${m.worktree.dir} had no changes; it and its empty branch ${cap.branch} were removed`, m);
+        return;
+      }
+      m.kept = { name: cap.branch, base: cap.base };
+      this.#team.note(`work kept on branch ${cap.branch}: ${cap.diffCommand}`, m);
+      this.#team.event("worktree_kept", m.name, worktreeKeptText(m.name, cap));
     } catch (error) {
-      void proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
-      this.#team.dispatch(m, { type: "stop_requested" });
-      await m.closed;
-      throw error;
+      const text = `@${m.name}'s worktree ${m.worktree.dir} could not be committed and was left in place (nothing deleted): ${error instanceof Error ? error.message : String(error)}`;
+      this.#team.note(text, m);
+      this.#team.event("worktree_capture_failed", m.name, text);
     }
-    return {
-      name: m.name,
-      agent: m.agent.name,
-      spawnId,
-      pid: proc.pid,
-      status: m.status,
-      tools: m.tools,
-      model: m.model ? `${m.model.provider}/${m.model.id}` : "(Pi default)",
-      kickoff: Boolean(req.prompt),
-      log: proc.stderrLogPath,
-    };
   }
 
   /**
@@ -214,7 +173,10 @@ export class LeaderHarness implements TeamActivity {
     const id = ++this.#nextMessageId;
     const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now());
     let reopened: string | undefined;
-    if (req.reopen) this.#team.hook(() => (reopened = this.#o.onReopen?.(m)), m);
+    if (req.reopen) {
+      m.assignment = req.message;
+      this.#team.hook(() => (reopened = this.#o.onReopen?.(m)), m);
+    }
     const result = this.#team.leaderResult(m, id);
     void this.#team.enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
     const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
@@ -260,6 +222,11 @@ export class LeaderHarness implements TeamActivity {
     await this.#lock?.release();
   }
 
+  /** Rewrites the roster if what it shows changed (board holdings the edit guards read). */
+  rosterChanged(): void {
+    void this.#team.writeRoster();
+  }
+
   /**
    * Delivers board text (a notice, review findings) into a living teammate's next turn, from
    * "task-board". Dropped when `to` is no longer that incarnation (R47).
@@ -279,4 +246,15 @@ export class LeaderHarness implements TeamActivity {
   event(type: string, teammate: string, body: string): void {
     this.#team.event(type, teammate, body);
   }
+}
+
+/** The leader's event after a worktree teammate stopped with work (R20, R30). */
+function worktreeKeptText(name: string, cap: WorktreeCapture): string {
+  const commits = `${cap.commits} commit${cap.commits === 1 ? "" : "s"}`;
+  return [
+    `@${name} stopped; its worktree was ${cap.committed ? "committed" : "already committed"} and removed, and its work is kept on branch ${cap.branch} (${commits} on top of ${cap.base.slice(0, 12)}).`,
+    cap.diffstat,
+    `Inspect it with: ${cap.diffCommand}`,
+    `Merge it with: git merge ${cap.branch} (or git cherry-pick); delete it with: git branch -D ${cap.branch}.`,
+  ].join("\n");
 }

@@ -11,6 +11,7 @@ import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
+import { knownModels, registerTeamCommands } from "./commands.ts";
 
 /** The package root, which every teammate loads with `-e`. */
 const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
@@ -47,8 +48,10 @@ export function registerLeader(pi: ExtensionAPI): void {
   registerLeaderTools(pi, () => live()?.harness, (name) => session?.board.workFor(name));
   registerLeaderBoardTools(pi, () => {
     const s = live();
-    return s ? { harness: s.harness, board: s.board, label: s.boardLabel } : undefined;
+    return s ? { harness: s.harness, board: s.board, label: s.boardLabel, teamModel: s.teamModel } : undefined;
   });
+
+  registerTeamCommands(pi, () => session);
 
   pi.on("session_start", async (event, ctx: ExtensionContext) => {
     const old = session;
@@ -63,6 +66,8 @@ export function registerLeader(pi: ExtensionAPI): void {
       env: process.env,
       trusted: () => ctx.isProjectTrusted(),
       leaderModel: () => (ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined),
+      leaderThinking: () => pi.getThinkingLevel(),
+      knownModels: () => knownModels(ctx),
       deliver,
     });
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");

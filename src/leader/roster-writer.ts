@@ -1,4 +1,4 @@
-import { ROSTER_FORMAT_VERSION, type RosterFile } from "../mail/index.ts";
+import { ROSTER_FORMAT_VERSION, type RosterEntry, type RosterFile } from "../mail/index.ts";
 import { SnapshotWriter } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 
@@ -11,6 +11,8 @@ export class RosterWriter {
   readonly #path: string;
   readonly #now: () => number;
   #changedAt = 0;
+  /** The teammates as last written, to tell a change from a rewrite. */
+  #shown = "";
 
   constructor(path: string, now: () => number) {
     this.#path = path;
@@ -22,20 +24,27 @@ export class RosterWriter {
     this.#changedAt = this.#now();
   }
 
-  /** Writes the roster of `members`. @throws TeamError `io_error` from the snapshot writer. */
-  async write(members: readonly Member[]): Promise<void> {
-    const roster: RosterFile = {
-      v: ROSTER_FORMAT_VERSION,
-      updatedAt: this.#changedAt,
-      teammates: members.map((m) => ({
+  /**
+   * Writes the roster of `members`: for each, its status, pid, tool grant and model (L5, R6) and
+   * the resource tags it holds (`holdings`, read by the shared-tree edit guards).
+   * @throws TeamError `io_error` from the snapshot writer.
+   */
+  async write(members: readonly Member[], holdings: (m: Member) => Array<{ tag: string; taskId?: string }> = () => []): Promise<void> {
+    const teammates: RosterEntry[] = members.map((m) => ({
         name: m.name,
         agent: m.agent.name,
         spawnId: m.spawnId,
         status: m.status,
         ...(m.proc && m.living ? { pid: m.proc.pid } : {}),
         tools: m.tools,
-      })),
-    };
+        model: m.modelLabel,
+        ...(m.living ? { holds: holdings(m) } : {}),
+      }));
+    // Holdings change with the board, not with a teammate's status: compare to see a change.
+    const shown = JSON.stringify(teammates);
+    if (shown !== this.#shown) this.touch();
+    this.#shown = shown;
+    const roster: RosterFile = { v: ROSTER_FORMAT_VERSION, updatedAt: this.#changedAt, teammates };
     await this.#writer.write(this.#path, roster);
   }
 }

@@ -133,6 +133,7 @@ export class TeamDriver implements TeamActivity {
         this.#send(m, e);
         break;
       case "deliver_report":
+        m.noteReport(e.record.status, e.record.body);
         this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
         this.#changed("delivery");
         break;
@@ -269,7 +270,14 @@ export class TeamDriver implements TeamActivity {
 
   writeRoster(): Promise<void> {
     if (this.phase === "closed" || (this.phase === "closing" && [...this.members.values()].every((m) => !m.living))) return this.#rosterWrites;
-    const write = this.#roster.write([...this.members.values()]).catch((error: unknown) => {
+    const holdings = (m: Member) => {
+      try {
+        return this.#o.holdings?.(m) ?? [];
+      } catch {
+        return []; // a board hook must not stop the roster
+      }
+    };
+    const write = this.#roster.write([...this.members.values()], holdings).catch((error: unknown) => {
       this.note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#rosterWrites = Promise.all([this.#rosterWrites, write]).then(() => undefined);

@@ -1,14 +1,16 @@
 import { join } from "node:path";
-import { resolveNoticePace, type Board } from "../board/index.ts";
+import { heldBy, holderOf, resolveNoticePace, type Board, type Task } from "../board/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import type { Member } from "../team/member.ts";
+import { TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { NoteLog } from "./notes.ts";
 import { startSweep } from "./session-boundary.ts";
+import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
 
 /** What a session's team needs from the Pi session that runs it. */
 export interface TeamSessionOptions {
@@ -18,6 +20,10 @@ export interface TeamSessionOptions {
   env: NodeJS.ProcessEnv;
   trusted: () => boolean;
   leaderModel: () => ModelRef | undefined;
+  /** The leader's current thinking level (`ctx.thinkingLevel`), carried by `model: inherit`. */
+  leaderThinking?: () => string | undefined;
+  /** Every model Pi's registry knows (`ctx.modelRegistry`); undefined skips the pin check. */
+  knownModels?: () => ModelRef[] | undefined;
   /** Starts one leader follow-up turn. Must not throw. */
   deliver: (d: LeaderDelivery) => void;
 }
@@ -33,6 +39,8 @@ export class TeamSession {
   readonly notes: NoteLog;
   /** The board's key and path, for tool results. */
   readonly boardLabel: string;
+  /** The session's team default model (R6): set by `/agent-teams model`, later by the console. */
+  readonly teamModel = new TeamModelSetting();
   /** Problems with PI_TEAMMATE_* variables, for the user. */
   readonly warnings: string[];
   readonly #agentDir: string;
@@ -62,11 +70,19 @@ export class TeamSession {
       env: o.env,
       trusted: o.trusted,
       leaderModel: o.leaderModel,
+      leaderThinking: o.leaderThinking ?? (() => undefined),
+      teamModel: () => this.teamModel.get(),
+      knownModels: o.knownModels ?? (() => undefined),
+      worktreesRoot: join(dir, "worktrees", key),
       deliver: o.deliver,
       heartbeat: heartbeat.config,
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => this.board.offerWork(),
-      onGone: (m, reason) => this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason),
+      onGone: (m, reason) => {
+        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject }));
+        this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
+      },
+      holdings: (m) => holdingsOf(this.board.board, m),
       openClaim: (m) => openClaimOf(this.board.board, m),
       onReopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
       // A spawn that ended (started or failed) may have been what kept the board from settling.
@@ -83,7 +99,12 @@ export class TeamSession {
       teamWorking: () => this.harness.spawning().length > 0 || this.harness.members().some(working),
       onSettled: (summary) => this.harness.event("board_settled", "task-board", summary.text),
       spawning: () => [...this.harness.spawning(), ...this.harness.members().filter((m) => m.status === "starting").map((m) => m.name)],
-      teamModel: o.leaderModel,
+      // Reviewers run on the team default model when one is set, else on the leader's.
+      teamModel: () => this.teamModel.get() ?? o.leaderModel(),
+      trusted: o.trusted,
+      // A reviewer judges the holder's work where it is: in its worktree, if it has one.
+      onChange: () => this.harness.rosterChanged(),
+      cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       note,
       paceMs: pace.paceMs,
     });
@@ -94,7 +115,18 @@ export class TeamSession {
     await this.harness.start();
     await this.board.start();
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
-    void startSweep({ agentDir: this.#agentDir, ownKey: this.#key, note: (text) => this.notes.add(text) });
+    // Then the worktrees those sessions (or this one, before a crash) left uncommitted.
+    const note = (text: string): void => this.notes.add(text);
+    void startSweep({ agentDir: this.#agentDir, ownKey: this.#key, note })
+      .then(() => reclaimLeftoverWorktrees({
+        agentDir: this.#agentDir,
+        ownKey: this.#key,
+        inUse: (dir) => this.harness.members().some((m) => m.worktree?.dir === dir),
+        note,
+      }))
+      .then((kept) => {
+        for (const cap of kept) this.harness.event("worktree_kept", "harness", `A worktree left by a session that ended without stopping its teammates was committed; its work is kept on branch ${cap.branch}.\n${cap.diffstat}\nInspect it with: ${cap.diffCommand}`);
+      });
   }
 
   /**
@@ -123,6 +155,25 @@ function openClaimOf(board: Board, m: Member): string | undefined {
     if (owed && s.holding.holder.name === m.name && s.holding.holder.spawnId === m.spawnId) return task.id;
   }
   return undefined;
+}
+
+/** The board tasks `m` (this incarnation) holds: claimed, in review, parked, or superseded with its lock. */
+function heldTasks(board: Board, m: Member): Task[] {
+  return heldBy(board, m.name)
+    .map((id) => board.tasks.get(id))
+    .filter((t): t is Task => {
+      const h = t && holderOf(t.state);
+      return h !== undefined && h.spawnId === m.spawnId;
+    });
+}
+
+/**
+ * The resource tags `m` holds now, for the roster (the shared-tree edit guards read them): its
+ * open direct assignment's resources and its board tasks' resources.
+ */
+function holdingsOf(board: Board, m: Member): Array<{ tag: string; taskId?: string }> {
+  const direct = m.direct === "open" ? m.resources.map((tag) => ({ tag })) : [];
+  return [...direct, ...heldTasks(board, m).flatMap((t) => t.resources.map((tag) => ({ tag, taskId: t.id })))];
 }
 
 /** Starting, working, or idle with mail or a prompt still on its way in. */

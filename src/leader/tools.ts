@@ -8,6 +8,16 @@ import type { BoardWork } from "./board-host.ts";
 import type { LeaderHarness } from "./harness.ts";
 import { textResult } from "../team/tool-result.ts";
 
+const InlineDefinition = Type.Object({
+  description: Type.Optional(Type.String({ description: "One line: what the role is for." })),
+  tools: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()], { description: 'Pi tools of the role, e.g. "read,grep,find,ls" (team tools are added).' })),
+  model: Type.Optional(Type.String({ description: '"provider/id" or "inherit"; omit for the team default.' })),
+  verify: Type.Optional(Type.String({ description: "Default review prompt for its board submissions." })),
+  worktree: Type.Optional(Type.Boolean({ description: "true: its own git worktree and branch." })),
+  prompt: Type.String({ description: "The role prompt (the body of a definition file)." }),
+  persist: Type.Optional(Type.Union([Type.Literal("project"), Type.Literal("project-local")], { description: "Only when the user asks: write it to .pi/agents/<agent>.md (project) or <agent>.local.md (project-local)." })),
+});
+
 const SpawnParams = Type.Object({
   name: Type.String({ description: "Teammate name: starts with a letter; letters, digits, . _ -; at most 64." }),
   agent: Type.String({ description: "Agent definition (role) to start it from, e.g. a file .pi/agents/<agent>.md." }),
@@ -17,6 +27,12 @@ const SpawnParams = Type.Object({
       description: 'Path-like resource tags its assignment holds, e.g. ["packages/api/auth"].',
     }),
   ),
+  handoffFrom: Type.Optional(Type.String({
+    description: "A stopped teammate this one succeeds: its latest assignment, board tasks (named, not transferred), recent reports and kept worktree branch go into the kickoff.",
+  })),
+  definition: Type.Optional(Type.Union([InlineDefinition, Type.String({ description: "The same object as a JSON string." })], {
+    description: "Only when no agent definition fits: an inline role for this session, registered under `agent` (see references/agent-roles.md). Never overrides a definition file.",
+  })),
 });
 
 const ShutdownParams = Type.Object({
@@ -83,11 +99,18 @@ export function registerLeaderTools(
         agent: params.agent,
         ...(kickoff !== undefined ? { prompt: kickoff } : {}),
         resources: resourcesFrom(params.resources),
+        ...(params.handoffFrom !== undefined ? { handoffFrom: params.handoffFrom } : {}),
+        ...(params.definition !== undefined ? { definition: params.definition } : {}),
       });
       const empty = params.prompt !== undefined && kickoff === undefined ? "; no kickoff (prompt was empty)" : "";
       const start = r.kickoff ? "is working on its kickoff" : `${idleStart(boardWork(r.name))}${empty}`;
+      const extras = [
+        r.handoffFrom ? ` It succeeds ${r.handoffFrom} (handoff in its kickoff).` : "",
+        r.worktree ? ` It works in its own worktree ${r.worktree.dir} on branch ${r.worktree.branch}; board resources are still shared.` : "",
+        r.persisted ? ` Its role was written to ${r.persisted}.` : r.scope === "session" ? " Its role is a session role (in memory only)." : "",
+      ].join("");
       return textResult(
-        `Spawned teammate ${r.name} (agent ${r.agent}, model ${r.model}, pid ${r.pid}); it ${start}. Tools: ${r.tools.join(", ")}. Its reports arrive as their own turns: end your turn and wait.`,
+        `Spawned teammate ${r.name} (agent ${r.agent}, model ${r.model}, pid ${r.pid}); it ${start}. Tools: ${r.tools.join(", ")}.${extras} Its reports arrive as their own turns: end your turn and wait.`,
         { ...r },
       );
     },

@@ -26,6 +26,8 @@ export const RosterEntrySchema = Type.Object({
   pid: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Effective tool grant (role tools plus capability tools), shown before the first wake (L5). */
   tools: Type.Array(Type.String()),
+  /** Its model and where it came from (R6), e.g. `anthropic/claude-sonnet-4 (pin)` or `Pi default (pi-default)`. */
+  model: Type.Optional(Type.String()),
   /**
    * Resource tags this teammate holds now: its direct assignment's resources (no `taskId`) and
    * the resources of the board tasks it has claimed (with the task id). Absent means none. Read by

@@ -1,4 +1,5 @@
 import { ENV } from "../team/identity.ts";
+import { trustFlag } from "../team/trust.ts";
 import { spawnPiChild, type PiChild } from "./spawner.ts";
 
 /** The reviewer's read-only tool set (W9). `bash` can still write; reviewers are told not to. */
@@ -9,6 +10,8 @@ export interface ReviewerOptions {
   piCli: string;
   /** The holder's worktree, or the leader's cwd. */
   cwd: string;
+  /** The leader's trust decision: a reviewer never has more (`-a` / `-na`). */
+  trusted: boolean;
   /** The leader's environment; the reviewer role variable is added. */
   env: NodeJS.ProcessEnv;
   /** The team's model (`--provider/--model`), or undefined for Pi's default. */
@@ -38,7 +41,7 @@ export interface Reviewer {
  * @throws as `spawnPiChild` and `waitReady`.
  */
 export async function startReviewer(options: ReviewerOptions): Promise<Reviewer> {
-  const args = ["--mode", "rpc", "--no-session", "--no-extensions", "--tools", REVIEWER_TOOLS.join(",")];
+  const args = ["--mode", "rpc", "--no-session", "--no-extensions", "--tools", REVIEWER_TOOLS.join(","), trustFlag(options.trusted)];
   if (options.model) args.push("--provider", options.model.provider, "--model", options.model.id);
   const proc: PiChild = await spawnPiChild({
     piCli: options.piCli,

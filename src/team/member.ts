@@ -1,6 +1,8 @@
 import type { AgentDefinition } from "../agents/index.ts";
 import type { InboxRecord, inboxCursor, outboxCursor } from "../mail/index.ts";
+import type { Worktree } from "../isolation/index.ts";
 import type { PiChild } from "../process/index.ts";
+import { HANDOFF_REPORTS, type HandoffFacts } from "./handoff.ts";
 import { initialState, isQuiet, occupies, statusOf } from "./lifecycle.ts";
 import type { DirectAssignment, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import type { TeammateStatus } from "./routing.ts";
@@ -13,11 +15,14 @@ import type { ModelRef } from "./spawn-plan.ts";
  */
 export class Member {
   readonly name: string;
-  readonly agent: AgentDefinition;
+  /** The role; set once more when an inline definition was written to a file (`persist`). */
+  agent: AgentDefinition;
   readonly spawnId: string;
   readonly tools: string[];
   readonly resources: string[];
   readonly model: ModelRef | undefined;
+  /** The model as the roster and task_list show it, with where it came from (R6). */
+  readonly modelLabel: string;
   readonly startedAt: number;
   readonly facts: TeammateFacts;
   /** Cursors live per name, not per incarnation: a respawn must not re-read delivered mail. */
@@ -27,6 +32,16 @@ export class Member {
   proc: PiChild | undefined;
   /** The tail of the event queue: every event of this incarnation is applied in order. */
   queue: Promise<void> = Promise.resolve();
+  /** Its own git worktree (R20), when its role asks for one. */
+  worktree: Worktree | undefined;
+  /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
+  kept: { name: string; base: string } | undefined;
+  /** Its latest direct assignment: the kickoff or the last `reopen` message (R16). */
+  assignment: string | undefined;
+  /** Its latest leader reports, oldest first, at most `HANDOFF_REPORTS` (R16). */
+  readonly reports: Array<{ status: string; body: string }> = [];
+  /** Board tasks it held when it went away, named for a successor (never transferred). */
+  claimsAtStop: Array<{ id: string; subject: string }> = [];
   /** Listeners to release when the child closes. */
   readonly disposers: (() => void)[] = [];
   /** Resolves once the harness has finished handling the child's close. */
@@ -40,6 +55,7 @@ export class Member {
     tools: string[];
     resources: string[];
     model: ModelRef | undefined;
+    modelLabel?: string;
     startedAt: number;
     log: string;
     outbox: ReturnType<typeof outboxCursor>;
@@ -51,12 +67,39 @@ export class Member {
     this.tools = input.tools;
     this.resources = input.resources;
     this.model = input.model;
+    this.modelLabel = input.modelLabel ?? (input.model ? `${input.model.provider}/${input.model.id}` : "Pi default");
     this.startedAt = input.startedAt;
     this.facts = { name: input.name, agent: input.agent.name, role: input.agent.prompt, startedAt: input.startedAt, log: input.log };
     this.state = initialState(input.spawnId, input.startedAt);
     this.outbox = input.outbox;
     this.inbox = input.inbox;
+    this.worktree = undefined;
+    this.kept = undefined;
+    this.assignment = undefined;
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
+  }
+
+  /** Where its pi runs: its worktree, or the leader's cwd. */
+  cwd(leaderCwd: string): string {
+    return this.worktree?.cwd ?? leaderCwd;
+  }
+
+  /** Keeps one leader report for a successor's handoff (the latest few only). */
+  noteReport(status: string, body: string): void {
+    this.reports.push({ status, body });
+    if (this.reports.length > HANDOFF_REPORTS) this.reports.splice(0, this.reports.length - HANDOFF_REPORTS);
+  }
+
+  /** What a successor spawned with `handoffFrom` is told about this incarnation (R16). */
+  handoffFacts(): HandoffFacts {
+    return {
+      name: this.name,
+      agent: this.agent.name,
+      ...(this.assignment !== undefined ? { assignment: this.assignment } : {}),
+      claims: this.claimsAtStop,
+      reports: [...this.reports],
+      ...(this.kept ? { branch: this.kept } : {}),
+    };
   }
 
   /** Status as routing, the roster and the board see it. */

@@ -1,5 +1,5 @@
-import type { AgentDefinition } from "../agents/index.ts";
 import { ENV } from "./identity.ts";
+import { trustFlag } from "./trust.ts";
 
 /** The capability tools every teammate gets on top of its role tools (L5). */
 export const WORKER_TOOLS = ["send_message", "task_list", "task_claim", "task_submit"] as const;
@@ -26,38 +26,41 @@ export interface SpawnPlan {
 export interface SpawnPlanInput {
   name: string;
   spawnId: string;
-  agent: AgentDefinition;
-  /** The leader's current model (`ctx.model`), re-read at every spawn. */
-  leaderModel: ModelRef | undefined;
+  /** The checked effective grant: role tools, then the capability tools (L5). */
+  tools: string[];
+  /** The resolved model (R6): `undefined` model means Pi's own default (no flag). */
+  model: { model: ModelRef | undefined; thinking: string | undefined };
+  /** The leader's trust decision for this project, inherited by the child. */
+  trusted: boolean;
   /** Directory of this package, loaded into the child with `-e`. */
   packageDir: string;
   runtimeDir: string;
   boardDir: string;
   leaderPid: number;
+  /** The teammate's own worktree (R20); its guards of the shared tree are off there. */
+  worktree?: string;
 }
 
 /**
  * Builds the child command line (R13, R19): `--mode rpc --no-session --no-extensions -e
- * <package> --tools <role tools + worker tools>` plus model flags. The model is the role's
- * `provider/id` pin, else the leader's current model (`inherit` and no `model` field both mean
- * that until the session-wide model setting exists); with neither, no flag (Pi's default).
- * A role without a `tools` field gets only the capability tools (L5).
+ * <package> --tools <grant>` plus the trust flag the leader decided (`-a` / `-na`: a teammate
+ * never has more trust than its leader), `--provider/--model` when a model was resolved and
+ * `--thinking` when `inherit` carried the leader's level. No model flag means Pi's default.
  */
 export function planSpawn(input: SpawnPlanInput): SpawnPlan {
-  const roleTools = input.agent.tools ?? [];
-  const tools = [...new Set([...roleTools, ...WORKER_TOOLS])];
-  const pin = input.agent.model?.kind === "pin" ? input.agent.model : undefined;
-  const model = pin ? { provider: pin.provider, id: pin.id } : input.leaderModel;
+  const { model, thinking } = input.model;
   const args = [
     "--mode", "rpc",
     "--no-session",
     "--no-extensions",
     "-e", input.packageDir,
-    "--tools", tools.join(","),
+    "--tools", input.tools.join(","),
     "--name", `team:${input.name}`,
+    trustFlag(input.trusted),
   ];
   if (model) args.push("--provider", model.provider, "--model", model.id);
-  const env = {
+  if (thinking) args.push("--thinking", thinking);
+  const env: Record<string, string> = {
     [ENV.role]: "worker",
     [ENV.name]: input.name,
     [ENV.spawnId]: input.spawnId,
@@ -65,5 +68,6 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
     [ENV.boardDir]: input.boardDir,
     [ENV.leaderPid]: String(input.leaderPid),
   };
-  return { args, env, tools, model };
+  if (input.worktree) env[ENV.worktree] = input.worktree;
+  return { args, env, tools: input.tools, model };
 }

@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import { checkToolGrant, PI_BUILTIN_TOOLS } from "../agents/known-tools.ts";
+import { persistDefinition } from "../agents/persist.ts";
+import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
+import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agents/index.ts";
+import { TeamError } from "../errors.ts";
+import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
+import { spawnPiChild } from "../process/index.ts";
+import { checkHandoff, handoffKickoff } from "../team/handoff.ts";
+import { Member } from "../team/member.ts";
+import { checkModel, resolveTeammateModel, type TeammateModelChoice as ModelChoice } from "../team/model-choice.ts";
+import { validateTeammateName } from "../team/names.ts";
+import { planSpawn } from "../team/spawn-plan.ts";
+import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
+import type { TeamDriver } from "./team-driver.ts";
+
+/** What `spawnTeammate` needs from the harness that owns it. */
+export interface SpawnDeps {
+  o: ResolvedHarnessOptions;
+  team: TeamDriver;
+  /** Names of spawns in flight that have not registered their teammate yet. */
+  spawning: string[];
+  roles: SessionRoles;
+  /** Files plus session roles. */
+  discover(): Promise<AgentDiscovery>;
+  /** Watches the child's close: captures its worktree, then marks the member closed. */
+  watchExit(m: Member): void;
+}
+
+/** The role, grant, model and kickoff a spawn request resolved to, before anything exists. */
+interface Resolved {
+  agent: AgentDefinition;
+  /** Set for an inline definition: register it (session role) or write it (persist). */
+  inline?: { markdown: string; persist?: "project" | "project-local" };
+  tools: string[];
+  choice: ModelChoice;
+  predecessor?: Member;
+}
+
+/**
+ * Starts a teammate (R13–R20, R22, L5, L13, L14) and waits until its child answers `get_state`.
+ * Everything that can be refused is checked before any file, worktree or process exists: the
+ * name and the limit, the role (a file, a session role, or an inline `definition`), `handoffFrom`,
+ * the tool grant and the pinned model. Then the teammate is registered, an inline role is
+ * registered or written, its worktree is made (`worktree: true`), and its pi is started. A
+ * failure after the worktree exists removes the worktree and its empty branch.
+ * @throws TeamError `invalid_input`, `limit_reached`, `illegal_transition`, `child_exited`.
+ */
+export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<SpawnResult> {
+  const { o, team } = d;
+  // Discover first: from the name and limit checks to reserving the name below there is no
+  // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
+  // checks together and overrun the limit or take one name twice.
+  d.spawning.push(req.name);
+  let discovery: AgentDiscovery;
+  try {
+    discovery = await d.discover();
+  } finally {
+    d.spawning.splice(d.spawning.indexOf(req.name), 1);
+  }
+  if (team.phase !== "open") throw new TeamError("illegal_transition", "teammate_spawn: the session is ending; nothing was started.");
+  const members = [...team.members.values()];
+  const livingNames = members.filter((m) => m.living).map((m) => m.name);
+  const nameCheck = validateTeammateName(req.name, livingNames);
+  if (!nameCheck.ok) throw new TeamError("invalid_input", `teammate_spawn: ${nameCheck.message}`);
+  if (livingNames.length >= MAX_LIVING_TEAMMATES) {
+    throw new TeamError(
+      "limit_reached",
+      `teammate_spawn: ${livingNames.length} teammates are alive (${livingNames.join(", ")}); at most ${MAX_LIVING_TEAMMATES} may live at once. Shut one down with teammate_shutdown first.`,
+    );
+  }
+  const r = resolve(d, discovery, req);
+  const spawnId = randomUUID();
+  const { layout } = o;
+  const m = new Member({
+    name: req.name,
+    agent: r.agent,
+    spawnId,
+    tools: r.tools,
+    resources: req.resources ?? [],
+    model: r.choice.model,
+    modelLabel: describeModel(r.choice),
+    startedAt: o.now(),
+    log: layout.log(req.name),
+    ...team.mail.of(req.name),
+  });
+  const kickoff = r.predecessor
+    ? handoffKickoff(r.predecessor.handoffFacts(), { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree })
+    : req.prompt;
+  if (kickoff) m.assignment = kickoff;
+  team.members.set(req.name.toLowerCase(), m);
+  try {
+    await prepare(d, m, r);
+  } catch (error) {
+    team.dispatch(m, { type: "stop_requested" });
+    team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
+    m.markClosed();
+    throw error;
+  }
+  await team.touchRoster();
+  const plan = planSpawn({
+    name: req.name,
+    spawnId,
+    tools: r.tools,
+    model: r.choice,
+    trusted: o.trusted(),
+    packageDir: o.packageDir,
+    runtimeDir: layout.root,
+    boardDir: o.boardDir,
+    leaderPid: process.pid,
+    ...(m.worktree ? { worktree: m.worktree.dir } : {}),
+  });
+  try {
+    m.proc = await spawnPiChild({ piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}` });
+  } catch (error) {
+    team.dispatch(m, { type: "stop_requested" });
+    team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
+    if (m.worktree) await discardWorktree(m.worktree).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
+    m.markClosed();
+    throw error;
+  }
+  const proc = m.proc;
+  if (m.state.phase !== "starting") {
+    // Shut down (or the session ended) while the process was being started: stop it now.
+    await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+    team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
+    if (m.worktree) await discardWorktree(m.worktree).catch(() => undefined);
+    m.markClosed();
+    throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
+  }
+  m.disposers.push(proc.child.onEvent((event) => team.onRpcEvent(m, event)));
+  m.disposers.push(proc.child.onUiRequest((u) => team.note(`cancelled a ${u.request.method} dialog of the child`, m)));
+  d.watchExit(m);
+  try {
+    await proc.waitReady(o.readyTimeoutMs);
+    const sent = kickoff ? team.kickoffSent(m) : undefined;
+    await team.enqueue(m, () => [{ type: "ready", ...(kickoff ? { kickoff } : {}) }]);
+    if (m.status === "stopped") team.releaseKickoff(m); // stopped before ready: no kickoff went out
+    const error = await sent;
+    if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
+    await team.writeRoster(); // with its pid, before the tool returns
+  } catch (error) {
+    void proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+    team.dispatch(m, { type: "stop_requested" });
+    await m.closed;
+    throw error;
+  }
+  return {
+    name: m.name,
+    agent: m.agent.name,
+    scope: m.agent.scope,
+    spawnId,
+    pid: proc.pid,
+    status: m.status,
+    tools: m.tools,
+    model: describeModel(r.choice),
+    kickoff: Boolean(kickoff),
+    log: proc.stderrLogPath,
+    ...(m.worktree ? { worktree: { dir: m.worktree.dir, branch: m.worktree.branch, base: m.worktree.base } } : {}),
+    ...(r.predecessor ? { handoffFrom: r.predecessor.name } : {}),
+    ...(m.agent.scope !== "session" && r.inline?.persist ? { persisted: m.agent.source } : {}),
+  };
+}
+
+/** The synchronous checks: role, handoff, grant, model. @throws TeamError `invalid_input`. */
+function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Resolved {
+  const fail = (message: string): never => {
+    throw new TeamError("invalid_input", `teammate_spawn: ${message}`);
+  };
+  let agent: AgentDefinition;
+  let inline: Resolved["inline"];
+  if (req.definition !== undefined) {
+    const parsed = prepareInlineRole({ discovery, name: req.agent, definition: req.definition, projectTrusted: d.o.trusted() });
+    if (!parsed.ok) return fail(parsed.message);
+    agent = parsed.definition;
+    inline = { markdown: parsed.markdown, ...(parsed.persist ? { persist: parsed.persist } : {}) };
+  } else {
+    const found = resolveAgent(discovery, req.agent);
+    if (!found.ok) {
+      return fail(`${found.message} To spawn a role no file defines, pass \`definition\` (see references/agent-roles.md).`);
+    }
+    agent = found.agent;
+  }
+  let predecessor: Member | undefined;
+  if (req.handoffFrom !== undefined) {
+    const members = [...d.team.members.values()];
+    const check = checkHandoff(req.handoffFrom, members);
+    if (!check.ok) return fail(check.message);
+    predecessor = d.team.members.get(req.handoffFrom.toLowerCase());
+  }
+  const grant = checkToolGrant(agent.tools, PI_BUILTIN_TOOLS);
+  if (!grant.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${grant.message}`);
+  const choice = resolveTeammateModel({ role: agent.model, leader: d.o.leaderModel(), leaderThinking: d.o.leaderThinking(), teamDefault: d.o.teamModel() });
+  const known = d.o.knownModels();
+  if (choice.source === "pin" && choice.model && known) {
+    const model = checkModel(choice.model, known);
+    if (!model.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${model.message}`);
+  }
+  return { agent, ...(inline ? { inline } : {}), tools: grant.tools, choice, ...(predecessor ? { predecessor } : {}) };
+}
+
+/** After the name is reserved: registers or writes an inline role, then makes the worktree. */
+async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
+  if (r.inline?.persist) {
+    const source = await persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
+    m.agent = { ...r.agent, scope: r.inline.persist, gitManaged: r.inline.persist === "project", source };
+    d.roles.delete(r.agent.name); // the file defines it now
+  } else if (r.inline) {
+    d.roles.register(r.agent);
+  }
+  if (!r.agent.worktree) return;
+  const kept = r.predecessor?.kept;
+  const { worktree, reclaimed } = await prepareWorktree({
+    repoCwd: d.o.cwd,
+    worktreesRoot: d.o.worktreesRoot,
+    name: m.name,
+    spawnId: m.spawnId,
+    ...(kept ? { fromBranch: kept.name, base: kept.base } : {}),
+  });
+  m.worktree = worktree;
+  // A worktree of this name left by a crashed session: its work was committed before this one.
+  for (const cap of reclaimed.captures) if (cap.kept) d.team.note(`a leftover worktree of this name was committed first: work kept on ${cap.branch} (${cap.diffCommand})`, m);
+}
+
+/** `provider/id` and where it came from, for the spawn result and the roster. */
+export function describeModel(choice: ModelChoice): string {
+  const name = choice.model ? `${choice.model.provider}/${choice.model.id}` : "Pi default";
+  const thinking = choice.thinking ? `, thinking ${choice.thinking}` : "";
+  return `${name} (${choice.source}${thinking})`;
+}
