@@ -209,7 +209,7 @@ Feature: Agent definition discovery
     Then agent "scout" has the model "inherit"
     And the guidance line of "scout" is "- scout (user scope): looks around · tools: read · model: inherit"
 
-  Scenario: no model field means the leader's current model at spawn time
+  Scenario: no model field means the team default model (else Pi's default) at spawn time
     Given the project agent file "scout.md":
       """
       ---
@@ -218,7 +218,7 @@ Feature: Agent definition discovery
       Look around.
       """
     When the agents are discovered in a trusted project
-    Then the guidance line of "scout" is "- scout (project scope: meant to be committed): looks around · tools: team tools only · model: leader's current model"
+    Then the guidance line of "scout" is "- scout (project scope: meant to be committed): looks around · tools: team tools only · model: team default"
 
   Scenario: no built-in roles exist
     When the agents are discovered in a trusted project

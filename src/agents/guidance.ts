@@ -18,10 +18,9 @@ const SCOPE_LABEL: Record<AgentScope, string> = {
  * to be committed with the project; nothing checks git. A session role (passed inline to
  * `teammate_spawn`, R8, R9) is labelled as living in memory only. `tools: team tools only` means no `tools`
  * field or `tools: []`: the teammate gets only the capability tools (send_message and the board
- * tools), no read/bash/edit/write (L5). `model: leader's current model` means no `model` field:
- * the teammate gets the leader's model at spawn time, like `inherit` (`planSpawn`). `worktree: true`
- * is shown but not built yet: the teammate works in the leader's cwd. Newlines in a description
- * are folded to spaces.
+ * tools), no read/bash/edit/write (L5). `model: team default` means no `model` field: the
+ * session's team default model, else Pi's default (R6, src/team/model-choice.ts). `worktree: true`
+ * means its own git worktree and kept branch (R20). Newlines in a description are folded to spaces.
  * @returns the lines joined with `\n`; `""` for no agents (the caller words that case).
  */
 export function formatAgentGuidance(agents: readonly AgentDefinition[]): string {
@@ -31,8 +30,8 @@ export function formatAgentGuidance(agents: readonly AgentDefinition[]): string 
 function formatAgentLine(agent: AgentDefinition): string {
   const description = agent.description.replace(/\s+/g, " ").trim() || "(no description)";
   const tools = agent.tools === undefined || agent.tools.length === 0 ? "team tools only" : agent.tools.join(", ");
-  const model = formatAgentModel(agent.model) ?? "leader's current model";
-  const worktree = agent.worktree ? " · worktree: true (not built yet: works in the leader's cwd)" : "";
+  const model = formatAgentModel(agent.model) ?? "team default";
+  const worktree = agent.worktree ? " · worktree: true (its own git worktree and branch)" : "";
   return `- ${agent.name} (${SCOPE_LABEL[agent.scope]}): ${description} · tools: ${tools} · model: ${model}${worktree}`;
 }
 

@@ -23,8 +23,8 @@ describe("formatAgentGuidance (R12)", () => {
     ]);
     expect(text.split("\n")).toEqual([
       "- reviewer (project scope: meant to be committed): Reviews diffs for bugs · tools: read, bash · model: inherit",
-      "- writer (user scope): (no description) · tools: team tools only · model: leader's current model",
-      "- fixer (project-local scope: a personal override): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · worktree: true (not built yet: works in the leader's cwd)",
+      "- writer (user scope): (no description) · tools: team tools only · model: team default",
+      "- fixer (project-local scope: a personal override): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · worktree: true (its own git worktree and branch)",
     ]);
   });
 
