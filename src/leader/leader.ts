@@ -88,16 +88,20 @@ export function registerLeader(pi: ExtensionAPI): void {
   });
 
   /** Stops the session's team; returns the names of the teammates that were living. */
-  const stopTeam = async (): Promise<string[]> => {
+  const stopTeam = async (): Promise<{ stopped: string[]; kept: string[] }> => {
     const s = session;
     session = undefined;
+    const living = s?.harness.members().filter((m) => m.living) ?? [];
     // Sorted: spawns run in parallel, so the order they registered in says nothing.
-    const stopped = (s?.harness.members().filter((m) => m.living).map((m) => m.name) ?? []).sort((a, b) => a.localeCompare(b));
+    const stopped = living.map((m) => m.name).sort((a, b) => a.localeCompare(b));
     await s?.close();
-    return stopped;
+    // The leader's model gets no worktree_kept turn once the session ends: tell the user instead.
+    const kept = living.flatMap((m) => (m.kept ? [`@${m.name}: git diff ${m.kept.base}..${m.kept.name}`] : []));
+    return { stopped, kept };
   };
   pi.on("session_shutdown", async (event, ctx) => {
-    const stopped = await stopTeam();
+    const { stopped, kept } = await stopTeam();
+    if (kept.length > 0) ctx.ui.notify(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`, "info");
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
     if (unsaid) ctx.ui.notify(unsaid, "warning");
