@@ -2,15 +2,6 @@ import { TeamError } from "../errors.ts";
 import { parseInlineDefinition, sessionSource, type InlineDefinitionResult } from "./inline-definition.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentDiscovery, AgentFileScope } from "./types.ts";
 
-export {
-  INLINE_DEFINITION_KEYS,
-  parseInlineDefinition,
-  PERSIST_SCOPES,
-  sessionSource,
-  type InlineDefinitionResult,
-  type PersistScope,
-} from "./inline-definition.ts";
-
 /**
  * Session roles (R7, R8, R9, R10, L13): definitions passed inline to `teammate_spawn` as
  * `definition`, held in memory for one session. There are no built-in roles; when no file fits,

@@ -20,7 +20,7 @@ export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "
   // Shared-tree teammates only: registers nothing when me.worktree is set.
   registerEditGuards(pi, me);
   pi.on("before_agent_start", (event) => ({
-    systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name })}`,
+    systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}) })}`,
   }));
   pi.on("session_start", () => {
     process.stdin.once("end", () => {
