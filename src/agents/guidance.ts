@@ -20,7 +20,7 @@ const SCOPE_LABEL: Record<AgentScope, string> = {
  * field or `tools: []`: the teammate gets only the capability tools (send_message and the board
  * tools), no read/bash/edit/write (L5). `model: leader's current model` means no `model` field:
  * the teammate gets the leader's model at spawn time, like `inherit` (`planSpawn`). `worktree: true`
- * is shown but not built yet: the teammate works in the leader's cwd. Newlines in a description
+ * says the teammate works in its own git worktree on a new branch, kept when it stops (R20). Newlines in a description
  * are folded to spaces.
  * @returns the lines joined with `\n`; `""` for no agents (the caller words that case).
  */
@@ -32,7 +32,7 @@ function formatAgentLine(agent: AgentDefinition): string {
   const description = agent.description.replace(/\s+/g, " ").trim() || "(no description)";
   const tools = agent.tools === undefined || agent.tools.length === 0 ? "team tools only" : agent.tools.join(", ");
   const model = formatAgentModel(agent.model) ?? "leader's current model";
-  const worktree = agent.worktree ? " · worktree: true (not built yet: works in the leader's cwd)" : "";
+  const worktree = agent.worktree ? " · worktree: true (its own git worktree on a new branch; its work is kept on that branch when it stops)" : "";
   return `- ${agent.name} (${SCOPE_LABEL[agent.scope]}): ${description} · tools: ${tools} · model: ${model}${worktree}`;
 }
 

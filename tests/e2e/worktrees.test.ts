@@ -55,6 +55,10 @@ describe("a worktree teammate's work is kept on its branch", () => {
     const readme = readFileSync(join(cwd, "README.md"), "utf8");
     const statusBefore = git(cwd, "status", "--porcelain", "--untracked-files=all");
     await team.run("GO");
+    // The leader was told what the role does: a worktree of its own, not the shared tree.
+    const roles = team.model.callsOf("leader")[0]!.system;
+    expect(roles).toMatch(/^- builder \(project scope[^\n]*· worktree: true \(its own git worktree/m);
+    expect(roles).not.toContain("not built yet");
     const bob = worktreeSpawn(team, "Bob");
     const suffix = bob.spawnId.slice(0, 8);
     expect(bob.worktree.branch).toBe(`pi-team/bob-${suffix}`);
