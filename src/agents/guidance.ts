@@ -20,7 +20,7 @@ const SCOPE_LABEL: Record<AgentScope, string> = {
  * field or `tools: []`: the teammate gets only the capability tools (send_message and the board
  * tools), no read/bash/edit/write (L5). `model: team default` means no `model` field: the
  * session's team default model, else Pi's default (R6, src/team/model-choice.ts). `worktree: true`
- * means its own git worktree and kept branch (R20). Newlines in a description are folded to spaces.
+ * says the teammate works in its own git worktree on a new branch, kept when it stops (R20). Newlines in a description are folded to spaces.
  * @returns the lines joined with `\n`; `""` for no agents (the caller words that case).
  */
 export function formatAgentGuidance(agents: readonly AgentDefinition[]): string {
@@ -31,7 +31,7 @@ function formatAgentLine(agent: AgentDefinition): string {
   const description = agent.description.replace(/\s+/g, " ").trim() || "(no description)";
   const tools = agent.tools === undefined || agent.tools.length === 0 ? "team tools only" : agent.tools.join(", ");
   const model = formatAgentModel(agent.model) ?? "team default";
-  const worktree = agent.worktree ? " · worktree: true (its own git worktree and branch)" : "";
+  const worktree = agent.worktree ? " · worktree: true (its own git worktree on a new branch; its work is kept on that branch when it stops)" : "";
   return `- ${agent.name} (${SCOPE_LABEL[agent.scope]}): ${description} · tools: ${tools} · model: ${model}${worktree}`;
 }
 

@@ -40,7 +40,7 @@ export interface AgentDefinition {
   model: AgentModel | undefined;
   /** The role's default review prompt (R43); absent when not set or blank. */
   verify?: string;
-  /** `worktree: true` asks for the teammate's own Git worktree (R20); read and shown, not built yet. Defaults to false. */
+  /** `worktree: true` gives the teammate its own Git worktree on a new branch (R20). Defaults to false. */
   worktree: boolean;
   /** The Markdown body, CRLF normalised to LF and trimmed. May be `""` (a warning says so). */
   prompt: string;

@@ -24,7 +24,7 @@ describe("formatAgentGuidance (R12)", () => {
     expect(text.split("\n")).toEqual([
       "- reviewer (project scope: meant to be committed): Reviews diffs for bugs · tools: read, bash · model: inherit",
       "- writer (user scope): (no description) · tools: team tools only · model: team default",
-      "- fixer (project-local scope: a personal override): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · worktree: true (its own git worktree and branch)",
+      "- fixer (project-local scope: a personal override): Reviews diffs for bugs · tools: team tools only · model: anthropic/claude-sonnet-4 · worktree: true (its own git worktree on a new branch; its work is kept on that branch when it stops)",
     ]);
   });
 
