@@ -20,7 +20,7 @@ import { parseBoardFile, type BoardFile } from "../src/board/index.ts";
 import { REVIEWER_TOOLS, type RpcEvent } from "../src/process/index.ts";
 import type { ChatMessage, ModelCall, Reply } from "../tests/support/scripted-model.ts";
 import { contentText } from "../tests/support/scripted-model.ts";
-import { call, pastCalls, poll, received, withTimeout } from "./scripting.ts";
+import { call, pastCalls, poll, received, since, withTimeout } from "./scripting.ts";
 import { alive, type Phase, type PhaseResult, type Stage } from "./stage.ts";
 import { newInput, quote, type Transcript } from "./transcript.ts";
 
@@ -57,15 +57,6 @@ const NOTICE = /^Board notice:[^\n]*\n- `([^`]+)`/;
 const FAILED = /^Review of `([^`]+)` failed/;
 const PASSED = /^Review of `([^`]+)` passed/;
 const VERDICT = /^VERDICT: .*$/m;
-
-/** The messages after the last user message that contains `text` (this phase's part of a session). */
-function since(messages: ChatMessage[], text: string): ChatMessage[] {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m?.role === "user" && contentText(m.content).includes(text)) return messages.slice(i);
-  }
-  return [];
-}
 
 /** Board mail (from "task-board") a teammate's call brings in. */
 function boardMail(c: ModelCall): string[] {

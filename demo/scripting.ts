@@ -23,6 +23,15 @@ export function pastCalls(messages: ChatMessage[]): { name: string; args: Record
   return out;
 }
 
+/** The messages after the last user message that contains `text` (this phase's part of a session). */
+export function since(messages: ChatMessage[], text: string): ChatMessage[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role === "user" && contentText(m.content).includes(text)) return messages.slice(i);
+  }
+  return [];
+}
+
 /** Every harness-wrapped block the model was given as user input. */
 export function received(messages: ChatMessage[]): Wrapped[] {
   return messages.filter((m) => m.role === "user").flatMap((m) => wrappedBlocks(contentText(m.content)));

@@ -14,6 +14,7 @@ import type { RpcEvent } from "../src/process/index.ts";
 import { startLeader, writeAgents, type Leader } from "../tests/support/leader.ts";
 import { createPiEnv, type PiEnv } from "../tests/support/pi-env.ts";
 import { startScriptedModel, type ModelCall, type Reply, type ScriptedModel } from "../tests/support/scripted-model.ts";
+import { NO_GIT_IDENTITY_ENV } from "./isolation-phase.ts";
 import { STALL_ENV } from "./stall-phase.ts";
 import { describeInput, describeReply, quote, type Transcript } from "./transcript.ts";
 
@@ -67,7 +68,7 @@ function agentFile(front: string[], body: string): string {
   return `---\n${front.join("\n")}\n---\n${body}\n`;
 }
 
-/** Three project agent files, showing the two `tools` forms and `model: inherit`. */
+/** Four project agent files, showing the two `tools` forms, `model: inherit` and `worktree: true`. */
 const AGENTS: Record<string, string> = {
   "researcher.md": agentFile(
     ["name: researcher", "description: Finds where things live in the code and reports facts, never edits", "tools: read, grep, find, ls"],
@@ -80,6 +81,10 @@ const AGENTS: Record<string, string> = {
   "reviewer.md": agentFile(
     ["name: reviewer", "description: Reads a change and judges it against the request", "tools: read, grep", "verify: The change does what was asked and nothing else."],
     "Review the change you are pointed at. Say PASS or FAIL with reasons.",
+  ),
+  "builder.md": agentFile(
+    ["name: builder", "description: Builds a change in its own git worktree, on its own branch", "tools: read, write, edit", "worktree: true"],
+    "Build what you are asked in your worktree. Your work stays on your branch for the lead to review and merge.",
   ),
 };
 
@@ -172,10 +177,11 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
       await writeFile(join(e.cwd, path), text);
     }
     git(e.cwd, e.env, "add", ".");
-    git(e.cwd, e.env, "commit", "-q", "-m", "demo project: greet() and three agent files");
+    git(e.cwd, e.env, "commit", "-q", "-m", "demo project: greet() and four agent files");
     log.line("setup", `project ${e.cwd} (git repo)`, `agent files: ${Object.keys(AGENTS).map((f) => `.pi/agents/${f}`).join(", ")}`, `scripted model at ${model.url}; agent dir ${e.agentDir}`);
 
-    leader = await startLeader(e, { extraEnv: STALL_ENV });
+    // No git identity for the leader and its teammates: worktree capture must commit without one.
+    leader = await startLeader(e, { extraEnv: { ...STALL_ENV, ...NO_GIT_IDENTITY_ENV } });
     const l = leader;
     log.line("leader", `pi --mode rpc ready (pid ${l.pid}), this package loaded with -e, project trusted with -a`);
     const teammateRoot = join(e.agentDir, "teammate");
@@ -248,7 +254,13 @@ function onLeaderEvent(event: RpcEvent, log: Transcript, pids: Map<string, numbe
     const d = result.details ?? {};
     if (event.toolName === "teammate_spawn" && !event.isError && typeof d.pid === "number") {
       pids.set(String(d.name), d.pid);
-      log.line("leader", `teammate_spawn → ${String(d.name)} started: agent ${String(d.agent)}, model ${String(d.model)}, pid ${d.pid}, tools ${(d.tools as string[]).join(",")}`, `kickoff ${d.kickoff ? "sent as its first prompt" : "none (idle)"}`);
+      const wt = d.worktree as { dir: string; branch: string; base: string } | undefined;
+      log.line(
+        "leader",
+        `teammate_spawn → ${String(d.name)} started: agent ${String(d.agent)}, model ${String(d.model)}, pid ${d.pid}, tools ${(d.tools as string[]).join(",")}`,
+        `kickoff ${d.kickoff ? "sent as its first prompt" : "none (idle)"}${d.handoffFrom ? `; succeeds ${String(d.handoffFrom)} (handoff in the kickoff)` : ""}`,
+        ...(wt ? [`own worktree …/${wt.dir.split("/").slice(-3).join("/")} on branch ${wt.branch} (base ${wt.base.slice(0, 12)})`] : []),
+      );
       return;
     }
     if ((event.toolName === "task_list" || event.toolName === "task_create") && !event.isError) {

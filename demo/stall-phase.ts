@@ -9,8 +9,13 @@ import type { ModelCall, Reply } from "../tests/support/scripted-model.ts";
 import { call, pastCalls, withTimeout } from "./scripting.ts";
 import type { Phase, PhaseResult, Stage } from "./stage.ts";
 
-/** Heartbeat thresholds of the demo's leader: tier 2 after 2.5 s, tier 1 after a minute. */
-export const STALL_ENV = { PI_TEAMMATE_SILENT_STALL_MS: "2500", PI_TEAMMATE_STALL_NOTICE_MS: "60000" };
+/**
+ * Heartbeat thresholds of the demo's leader: tier 2 after 5 s, tier 1 after a minute. The silence
+ * clock of a teammate runs from its spawn until its child is ready, and a start (pi, plus a git
+ * worktree for a worktree role) takes up to about 2.6 s on a busy 2-core machine: tier 2 must stay
+ * well above that, or a slow start gets a stall notice of its own.
+ */
+export const STALL_ENV = { PI_TEAMMATE_SILENT_STALL_MS: "5000", PI_TEAMMATE_STALL_NOTICE_MS: "60000" };
 
 const USER_TASK = "Ask a researcher to list the TODO comments in this project.";
 const NOTICE = "stalled · silent";
