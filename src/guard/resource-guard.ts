@@ -96,8 +96,9 @@ export function checkResourceGuard(input: ResourceCheckInput): ResourceVerdict {
  */
 export function resourceBlockMessage(tool: "edit" | "write", display: string, holding: Holding): string {
   const what = holding.taskId !== undefined ? `task ${holding.taskId}` : "its direct assignment";
+  const where = display === holding.tag ? "is resource" : "is inside resource";
   return (
-    `${tool} blocked: ${display} is inside resource "${holding.tag}", which teammate "${holding.holder}" holds for ${what}. ` +
+    `${tool} blocked: ${display} ${where} "${holding.tag}", which teammate "${holding.holder}" holds for ${what}. ` +
     `Coordinate first: send_message to "${holding.holder}" (ask it to make the change, or to tell you when it is done), ` +
     `or wait until "${holding.holder}" releases "${holding.tag}". Do not work around this with bash or another tool.`
   );
