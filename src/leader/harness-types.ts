@@ -67,6 +67,8 @@ export interface LeaderHarnessOptions {
   onSpawnEnded?: () => void;
   /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
   openClaim?: (m: Member) => string | undefined;
+  /** Resolves once the session-start reclaim of leftover worktrees is done; a worktree spawn waits for it. */
+  worktreesReady?: () => Promise<void>;
   /** The resource tags `m` holds now (direct assignment and board tasks), written to the roster for the edit guards. */
   holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
@@ -81,7 +83,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings";
+export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

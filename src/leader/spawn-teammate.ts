@@ -54,6 +54,10 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   d.spawning.push(req.name);
   let discovery: AgentDiscovery;
   try {
+    // A stopped incarnation of this name, or the handoff predecessor, may still be committing its
+    // worktree: wait, so the successor sees its kept branch and no two captures touch one dir.
+    const prior = [req.name, req.handoffFrom].map((n) => (n ? team.members.get(n.toLowerCase()) : undefined));
+    await Promise.all(prior.map((m) => (m && !m.living ? m.closed : undefined)));
     discovery = await d.discover();
   } finally {
     d.spawning.splice(d.spawning.indexOf(req.name), 1);
@@ -199,27 +203,39 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
   return { agent, ...(inline ? { inline } : {}), tools: grant.tools, choice, ...(predecessor ? { predecessor } : {}) };
 }
 
-/** After the name is reserved: registers or writes an inline role, then makes the worktree. */
+/**
+ * After the name is reserved: makes the worktree (when the role asks for one), then registers or
+ * writes an inline role. In that order, so a refused worktree (no git repository) leaves no
+ * definition file behind; a failed write removes the new worktree and its empty branch.
+ */
 async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
-  if (r.inline?.persist) {
-    const source = await persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
-    m.agent = { ...r.agent, scope: r.inline.persist, gitManaged: r.inline.persist === "project", source };
-    d.roles.delete(r.agent.name); // the file defines it now
-  } else if (r.inline) {
-    d.roles.register(r.agent);
+  if (r.agent.worktree) {
+    await d.o.worktreesReady?.(); // the session-start reclaim must not race this prepare
+    const kept = r.predecessor?.kept;
+    const { worktree, reclaimed } = await prepareWorktree({
+      repoCwd: d.o.cwd,
+      worktreesRoot: d.o.worktreesRoot,
+      name: m.name,
+      spawnId: m.spawnId,
+      ...(kept ? { fromBranch: kept.name, base: kept.base } : {}),
+    });
+    m.worktree = worktree;
+    // A worktree of this name left by a crashed session: its work was committed before this one.
+    for (const cap of reclaimed.captures) if (cap.kept) d.team.note(`a leftover worktree of this name was committed first: work kept on ${cap.branch} (${cap.diffCommand})`, m);
   }
-  if (!r.agent.worktree) return;
-  const kept = r.predecessor?.kept;
-  const { worktree, reclaimed } = await prepareWorktree({
-    repoCwd: d.o.cwd,
-    worktreesRoot: d.o.worktreesRoot,
-    name: m.name,
-    spawnId: m.spawnId,
-    ...(kept ? { fromBranch: kept.name, base: kept.base } : {}),
-  });
-  m.worktree = worktree;
-  // A worktree of this name left by a crashed session: its work was committed before this one.
-  for (const cap of reclaimed.captures) if (cap.kept) d.team.note(`a leftover worktree of this name was committed first: work kept on ${cap.branch} (${cap.diffCommand})`, m);
+  try {
+    if (r.inline?.persist) {
+      const source = await persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
+      m.agent = { ...r.agent, scope: r.inline.persist, gitManaged: r.inline.persist === "project", source };
+      d.roles.delete(r.agent.name); // the file defines it now
+    } else if (r.inline) {
+      d.roles.register(r.agent);
+    }
+  } catch (error) {
+    if (m.worktree) await discardWorktree(m.worktree).catch((e: unknown) => d.team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
+    m.worktree = undefined;
+    throw error;
+  }
 }
 
 /** `provider/id` and where it came from, for the spawn result and the roster. */

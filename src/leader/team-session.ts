@@ -44,6 +44,8 @@ export class TeamSession {
   /** Problems with PI_TEAMMATE_* variables, for the user. */
   readonly warnings: string[];
   readonly #agentDir: string;
+  /** The session-start sweep and reclaim of leftover worktrees (a worktree spawn waits for it). */
+  #reclaimed: Promise<void> = Promise.resolve();
   readonly #key: string;
 
   constructor(o: TeamSessionOptions) {
@@ -83,6 +85,7 @@ export class TeamSession {
         this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
       },
       holdings: (m) => holdingsOf(this.board.board, m),
+      worktreesReady: () => this.#reclaimed,
       openClaim: (m) => openClaimOf(this.board.board, m),
       onReopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
       // A spawn that ended (started or failed) may have been what kept the board from settling.
@@ -117,7 +120,7 @@ export class TeamSession {
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
     // Then the worktrees those sessions (or this one, before a crash) left uncommitted.
     const note = (text: string): void => this.notes.add(text);
-    void startSweep({ agentDir: this.#agentDir, ownKey: this.#key, note })
+    this.#reclaimed = startSweep({ agentDir: this.#agentDir, ownKey: this.#key, note })
       .then(() => reclaimLeftoverWorktrees({
         agentDir: this.#agentDir,
         ownKey: this.#key,
@@ -126,7 +129,8 @@ export class TeamSession {
       }))
       .then((kept) => {
         for (const cap of kept) this.harness.event("worktree_kept", "harness", `A worktree left by a session that ended without stopping its teammates was committed; its work is kept on branch ${cap.branch}.\n${cap.diffstat}\nInspect it with: ${cap.diffCommand}`);
-      });
+      })
+      .catch((error: unknown) => note(`worktree reclaim failed: ${String(error)}`));
   }
 
   /**

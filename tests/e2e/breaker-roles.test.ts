@@ -12,12 +12,11 @@ afterEach(async () => {
   team = undefined;
 });
 
-// DEFECT: spawnTeammate's contract says "Everything that can be refused is checked before any file,
-// worktree or process exists", but the worktree refusals (no git work tree, unborn HEAD) come from
-// prepareWorktree, which runs in prepare() AFTER persistDefinition wrote .pi/agents/<name>.md. The
-// spawn is refused and the file stays; the same spawn asked again is then refused because "a file
-// defines that name".
-it.fails("a refused worktree spawn of an inline role with persist writes no definition file", async () => {
+// Found by the breaker: the worktree refusals (no git work tree, unborn HEAD) came from
+// prepareWorktree, which ran AFTER persistDefinition wrote .pi/agents/<name>.md; the refused spawn
+// left the file and the same spawn asked again was refused because "a file defines that name".
+// The worktree is now made first.
+it("a refused worktree spawn of an inline role with persist writes no definition file", async () => {
   const definition = { description: "builds", prompt: "You build.", worktree: true, persist: "project" };
   team = await startTeam({
     agents: {},
@@ -33,5 +32,5 @@ it.fails("a refused worktree spawn of an inline role with persist writes no defi
   const end = team.toolEnds("teammate_spawn")[0]!;
   expect(end.isError).toBe(true);
   expect(end.text).toContain("not inside a git work tree");
-  expect(await listFiles(join(team.env.cwd, ".pi", "agents"))).toEqual([]); // fails: maker.md was written
+  expect(await listFiles(join(team.env.cwd, ".pi", "agents"))).toEqual([]);
 });

@@ -17,15 +17,12 @@ afterEach(async () => {
 
 const crashed = (c: { lastUser: string }) => c.lastUser.includes('<harness-event type="teammate_crashed"');
 
-// DEFECT: a crashed teammate is no longer `living` once its close is handled, but its worktree is
-// captured (and `m.kept` set) only afterwards (harness.ts #watchExit -> #keepWorktree). A
-// same-name respawn in that window passes the name check; its prepareWorktree reclaims the same
-// worktree while #keepWorktree captures it; the two `git add -A` collide; the leader gets
-// worktree_capture_failed ("left in place", untrue), and the successor's handoff has no branch:
-// its worktree starts from HEAD without the predecessor's files, and its kickoff does not name
-// the branch. Reproduced 1/1 on the 2-core machine; skipped because it is timing-dependent.
-// Run: npm run test:e2e -- tests/e2e/breaker-worktree.test.ts (after changing it.skip to it).
-it.skip("a successor spawned right after a crash continues the crashed teammate's kept branch", async () => {
+// Found by the breaker: a crashed teammate stopped counting as living once its close was handled,
+// but its worktree was captured (and `m.kept` set) only afterwards. A same-name respawn in that
+// window passed the name check, its prepareWorktree reclaimed the same worktree while the harness
+// captured it, the two `git add -A` collided, and the successor's handoff had no branch. A spawn
+// now waits for a stopped incarnation of its name (and its handoff predecessor) to finish closing.
+it("a successor spawned right after a crash continues the crashed teammate's kept branch", async () => {
   let respawned = false;
   const leader: AgentScript = (c) => {
     if (c.toolResults.length > 0) return { text: "Noted." };
@@ -67,7 +64,9 @@ it.skip("a successor spawned right after a crash continues the crashed teammate'
   expect(branches).toContain(wt.branch);
   // ...while the harness's own capture raced it and told the leader it failed, "left in place".
   expect(events().filter((t) => t.includes('type="worktree_capture_failed"'))).toEqual([]);
-  const kickoff = team.model.callsOf("alice").find((c) => c.lastUser.includes("You take over from @alice"));
+  const handoff = () => team!.model.callsOf("alice").find((c) => c.lastUser.includes("You take over from @alice"));
+  await waitUntil("the successor's first model call", () => handoff() !== undefined, 30_000);
+  const kickoff = handoff();
   expect(kickoff?.lastUser).toContain(`Its work is kept on branch ${wt.branch}`);
   const next = second.details.worktree as { dir: string };
   expect((await readdir(`${next.dir}/out`).catch(() => [])).length).toBe(2000);
