@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { ENV } from "../../../src/team/identity.ts";
+import { planSpawn, type SpawnPlanInput } from "../../../src/team/spawn-plan.ts";
+
+const base: SpawnPlanInput = {
+  name: "alice",
+  spawnId: "0123456789abcdef",
+  tools: ["read", "send_message", "task_list", "task_claim", "task_submit"],
+  model: { model: undefined, thinking: undefined },
+  trusted: true,
+  packageDir: "/pkg",
+  runtimeDir: "/rt",
+  boardDir: "/board",
+  leaderPid: 42,
+};
+
+/** The value after `flag` in `args`, or undefined when the flag is absent. */
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args[i + 1];
+}
+
+describe("planSpawn", () => {
+  it("passes the checked grant as --tools and loads only this package", () => {
+    const plan = planSpawn(base);
+    expect(flag(plan.args, "--tools")).toBe("read,send_message,task_list,task_claim,task_submit");
+    expect(plan.args).toContain("--no-extensions");
+    expect(flag(plan.args, "-e")).toBe("/pkg");
+  });
+
+  it("gives the child the leader's trust decision, never more (-a / -na)", () => {
+    expect(planSpawn(base).args).toContain("-a");
+    expect(planSpawn(base).args).not.toContain("-na");
+    const untrusted = planSpawn({ ...base, trusted: false }).args;
+    expect(untrusted).toContain("-na");
+    expect(untrusted).not.toContain("-a");
+  });
+
+  it("passes no model flag for Pi's default, and provider, model and thinking when resolved (R6)", () => {
+    const none = planSpawn(base).args;
+    expect(none).not.toContain("--model");
+    expect(none).not.toContain("--provider");
+    expect(none).not.toContain("--thinking");
+    const inherit = planSpawn({ ...base, model: { model: { provider: "anthropic", id: "claude-sonnet-4" }, thinking: "high" } }).args;
+    expect(flag(inherit, "--provider")).toBe("anthropic");
+    expect(flag(inherit, "--model")).toBe("claude-sonnet-4");
+    expect(flag(inherit, "--thinking")).toBe("high");
+  });
+
+  it("sets the identity variables, and the worktree variable only for a worktree teammate", () => {
+    const shared = planSpawn(base).env;
+    expect(shared).toMatchObject({ [ENV.role]: "worker", [ENV.name]: "alice", [ENV.spawnId]: "0123456789abcdef", [ENV.leaderPid]: "42" });
+    expect(shared[ENV.worktree]).toBeUndefined();
+    expect(planSpawn({ ...base, worktree: "/wt/alice-01234567" }).env[ENV.worktree]).toBe("/wt/alice-01234567");
+  });
+});
