@@ -21,7 +21,8 @@ import { REVIEWER_TOOLS, type RpcEvent } from "../src/process/index.ts";
 import type { ChatMessage, ModelCall, Reply } from "../tests/support/scripted-model.ts";
 import { contentText } from "../tests/support/scripted-model.ts";
 import { call, pastCalls, poll, received, since, withTimeout } from "./scripting.ts";
-import { alive, type Phase, type PhaseResult, type Stage } from "./stage.ts";
+import { isAlive as alive } from "../tests/support/process.ts";
+import type { Phase, PhaseResult, Stage } from "./stage.ts";
 import { newInput, quote, type Transcript } from "./transcript.ts";
 
 const USER_TASK =

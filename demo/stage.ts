@@ -15,6 +15,8 @@ import { startLeader, writeAgents, type Leader } from "../tests/support/leader.t
 import { createPiEnv, type PiEnv } from "../tests/support/pi-env.ts";
 import { startScriptedModel, type ModelCall, type Reply, type ScriptedModel } from "../tests/support/scripted-model.ts";
 import { NO_GIT_IDENTITY_ENV } from "./isolation-phase.ts";
+import { AGENTS, PROJECT_FILES } from "./project.ts";
+import { isAlive as alive } from "../tests/support/process.ts";
 import { STALL_ENV } from "./stall-phase.ts";
 import { describeInput, describeReply, quote, type Transcript } from "./transcript.ts";
 
@@ -58,35 +60,6 @@ export interface Stage {
   /** Plays `phase`, routing the scripted model's calls to it while it runs. */
   play(phase: Phase): Promise<PhaseResult>;
 }
-
-/** Files of the throwaway project, committed before the leader starts. */
-const PROJECT_FILES: Record<string, string> = {
-  "src/greet.js": 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n',
-};
-
-function agentFile(front: string[], body: string): string {
-  return `---\n${front.join("\n")}\n---\n${body}\n`;
-}
-
-/** Four project agent files, showing the two `tools` forms, `model: inherit` and `worktree: true`. */
-const AGENTS: Record<string, string> = {
-  "researcher.md": agentFile(
-    ["name: researcher", "description: Finds where things live in the code and reports facts, never edits", "tools: read, grep, find, ls"],
-    "Investigate the question you are given. Report file paths and line numbers. Do not edit files.",
-  ),
-  "implementer.md": agentFile(
-    ["name: implementer", "description: Makes small, focused code changes", "tools:", "  - read", "  - write", "  - edit", "model: inherit"],
-    "Make the requested change with the smallest diff that works. Report what you changed.",
-  ),
-  "reviewer.md": agentFile(
-    ["name: reviewer", "description: Reads a change and judges it against the request", "tools: read, grep", "verify: The change does what was asked and nothing else."],
-    "Review the change you are pointed at. Say PASS or FAIL with reasons.",
-  ),
-  "builder.md": agentFile(
-    ["name: builder", "description: Builds a change in its own git worktree, on its own branch", "tools: read, write, edit", "worktree: true"],
-    "Build what you are asked in your worktree. Your work stays on your branch for the lead to review and merge.",
-  ),
-};
 
 function git(cwd: string, env: Record<string, string>, ...args: string[]): string {
   return execFileSync("git", ["-c", "user.name=Demo", "-c", "user.email=demo@example.invalid", "-c", "commit.gpgsign=false", ...args], {
@@ -229,16 +202,6 @@ function agentLines(system: string): string[] {
     lines.push(line.length > 110 ? `${line.slice(0, 109)}…` : line);
   }
   return lines;
-}
-
-/** True while a process with this pid exists (`kill -0`). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 interface ToolResultWire {
