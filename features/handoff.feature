@@ -50,3 +50,9 @@ Feature: handoffFrom: a successor that knows what its stopped predecessor was do
     When a worktree successor is spawned with handoffFrom "alice"
     Then the kickoff does not say "one"
     And the kickoff says "four"
+
+  Scenario: a worktree left in place is named, so the successor can find work that is only there
+    Given a stopped teammate "alice"
+    And its worktree was left in place at "/agent/worktrees/k/alice-1234abcd"
+    When a worktree successor is spawned with handoffFrom "alice"
+    Then the kickoff says "still at /agent/worktrees/k/alice-1234abcd"

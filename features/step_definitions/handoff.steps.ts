@@ -101,3 +101,7 @@ Then("the kickoff ends with {string}", function (text: string) {
   const { kickoff } = state(this);
   assert.ok(kickoff?.trimEnd().endsWith(text), `kickoff does not end with ${JSON.stringify(text)}:\n${kickoff}`);
 });
+
+Given("its worktree was left in place at {string}", function (dir: string) {
+  facts(state(this)).leftAt = dir;
+});

@@ -4,6 +4,7 @@
  */
 export { discardWorktree, prepareWorktree } from "./worktree.ts";
 export { captureWorktree } from "./worktree-capture.ts";
+export { WorktreeLocks, type LockOptions } from "./worktree-locks.ts";
 export { reclaimWorktrees } from "./worktree-reclaim.ts";
 export {
   BASE_CONFIG_KEY,
@@ -16,6 +17,8 @@ export {
 export { WORKTREE_RECORD_VERSION } from "./worktree-record.ts";
 export type { GitRunOptions } from "./git-runner.ts";
 export type {
+  CaptureOptions,
+  OtherBranch,
   PrepareResult,
   PrepareWorktreeOptions,
   ReclaimOptions,

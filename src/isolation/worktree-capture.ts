@@ -1,54 +1,71 @@
 /**
  * Capture of a teammate worktree at shutdown, after a crash, or after a failed spawn (R20, L23, W14):
  * commit what is left onto the branch with a fixed identity, remove the dir, keep the branch only
- * when it holds work.
+ * when it holds work. Reference: references/worktrees.md.
  */
-import { readdir, realpath, rm, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { realpath, rm } from "node:fs/promises";
+import { resolve } from "node:path";
 import { TeamError } from "../errors.ts";
-import { errnoCode, errorText } from "../store/fs-modes.ts";
 import { backOff, GIT_ATTEMPTS, gitFailure, gitIn, probeRetrying, type Git, type GitRunOptions } from "./git-runner.ts";
-import { captureCommitArgs, captureMessage, type CaptureReason } from "./worktree-naming.ts";
+import { commitLeftovers, type Committed } from "./worktree-commit.ts";
+import { withLock } from "./worktree-locks.ts";
+import type { CaptureReason } from "./worktree-naming.ts";
+import { findNestedRepos } from "./worktree-nested.ts";
+import { pathKind, removeIfEmpty } from "./worktree-paths.ts";
 import { removeWorktreeRecord } from "./worktree-record.ts";
-import type { Worktree, WorktreeCapture } from "./worktree-types.ts";
+import type { CaptureOptions, Worktree, WorktreeCapture } from "./worktree-types.ts";
 
 /**
  * Captures the worktree `wt` (R20, L23, W14). Call it once the teammate and everything it started
  * have exited (shutdown, crash, SIGKILL): a git index lock left in the worktree is then stale and is
- * removed (and noted).
+ * removed (and noted). With `options.locks`, waits for any other capture of `wt.dir` through the
+ * same locks to end first (see `WorktreeLocks`).
  *
- * Steps: `git add -A` in `wt.dir` (honours .gitignore, includes untracked files); if anything is
- * staged, one commit with the fixed identity `pi-resident-teams <teammates@pi-resident-teams.invalid>`,
- * `--no-verify`, no signing, message `pi-resident-teams: work of <name> left at shutdown`;
- * `git worktree remove --force --force` (ignored files go with the dir), falling back to deleting
- * the dir only when git status shows nothing uncommitted, then `git worktree prune`. Then the branch:
- * when its tip is still `wt.start` (and, for a successor, `wt.from` still holds that commit) it holds
- * no work and is deleted (L23); otherwise it is kept. Finally the record `<dir>.json` is removed.
+ * Steps: nested git repositories in the dir are listed (`findNestedRepos`); `git add -A` in
+ * `wt.dir` without the untracked ones (honours .gitignore, includes untracked files); if anything
+ * is staged, one commit with the fixed identity `pi-resident-teams <teammates@pi-resident-teams.invalid>`,
+ * `--no-verify`, no signing, message `pi-resident-teams: work of <name> left at shutdown`. When HEAD
+ * had left `wt.branch`, no other branch is moved: see `commitLeftovers` (work then shows in
+ * `otherBranches`). Then, unless a nested repository was found (the dir is then left in place,
+ * `removed: false`, with a note naming them and the dir), `git worktree remove --force --force`
+ * (ignored files go with the dir), falling back to deleting the dir only when git status shows
+ * nothing uncommitted, then `git worktree prune`. Then the branch: when the dir is gone and its tip
+ * is still `wt.start` (and, for a successor, `wt.from` still holds that commit) it holds no work and
+ * is deleted (L23); otherwise it is kept. Finally the record `<dir>.json` is removed with the dir.
  *
  * Idempotent: when the dir is already gone (removed by hand, or a second call) it still reports on
  * the branch. A dir that is not a worktree of `wt.repoRoot` is left in place unless it holds no
  * files at all; the branch is then reported but never deleted, and `removed` is false.
- * Cost: about 12 git commands; measured 200-300 ms for a small repository on a busy 2-core machine.
- * @throws TeamError `io_error` when `wt.repoRoot` is gone, or staging, committing or reading the
- *   branch fails; the dir and record are then left in place, so no work is lost and a later
- *   capture or reclaim can retry. Never throws because there is nothing to commit.
+ * Cost: about 15 git commands; measured 200-350 ms for a small repository on a busy 2-core machine.
+ * @throws TeamError `io_error` when `wt.repoRoot` is gone, or listing, staging, committing or
+ *   reading the branch fails; the dir and record are then left in place, so no work is lost and a
+ *   later capture or reclaim can retry. Never throws because there is nothing to commit.
  */
-export function captureWorktree(wt: Worktree, options: GitRunOptions = {}): Promise<WorktreeCapture> {
+export function captureWorktree(wt: Worktree, options: CaptureOptions = {}): Promise<WorktreeCapture> {
   return captureAs(wt, "shutdown", options);
 }
 
-/** {@link captureWorktree} with the commit message chosen by `reason`. */
-export async function captureAs(wt: Worktree, reason: CaptureReason, options: GitRunOptions): Promise<WorktreeCapture> {
+/** {@link captureWorktree} with the commit message chosen by `reason`, under `options.locks`. */
+export function captureAs(wt: Worktree, reason: CaptureReason, options: CaptureOptions): Promise<WorktreeCapture> {
+  return withLock(options.locks, wt.dir, () => captureUnlocked(wt, reason, options));
+}
+
+/** {@link captureAs} for a caller that holds the lock of `wt.dir` already (or uses none). */
+export async function captureUnlocked(wt: Worktree, reason: CaptureReason, options: GitRunOptions): Promise<WorktreeCapture> {
   const notes: string[] = [];
   const repo = gitIn(wt.repoRoot, options);
   const repoDir = await repoCommonDir(wt, repo);
-  let committed = false;
+  let work: Committed = { committed: false, otherBranches: [] };
+  let nestedRepos: string[] = [];
   let removed = true;
   let removedByGit = false;
   const state = await inspectDir(wt, repoDir, options);
   if (state.kind === "ours") {
-    committed = await commitLeftovers(wt, gitIn(wt.dir, options), reason, notes);
-    const removal = await removeDir(wt, repo, options, notes);
+    const git = gitIn(wt.dir, options);
+    const nested = await findNestedRepos(git);
+    nestedRepos = nested.all;
+    work = await commitLeftovers(wt, git, reason, nested.untracked, notes);
+    const removal = nestedRepos.length > 0 ? leaveForNested(wt, nestedRepos, notes) : await removeDir(wt, repo, options, notes);
     removed = removal !== "left";
     removedByGit = removal === "git";
   } else if (state.kind === "foreign") {
@@ -65,11 +82,23 @@ export async function captureAs(wt: Worktree, reason: CaptureReason, options: Gi
     branch: wt.branch,
     base: wt.base,
     ...branch,
-    committed,
+    committed: work.committed,
     diffCommand: `git diff ${wt.base}..${wt.branch}`,
+    otherBranches: work.otherBranches,
     removed,
+    nestedRepos,
     notes,
   };
+}
+
+/** Nested repositories would be deleted with the dir: it stays, and the note says how to rescue them. */
+function leaveForNested(wt: Worktree, nested: readonly string[], notes: string[]): "left" {
+  notes.push(
+    `${wt.dir} was left in place: it holds nested git repositories (${nested.join(", ")}) whose files and commits exist only there ` +
+      `and are not on any branch of ${wt.repoRoot}. Move them somewhere safe, then remove the worktree with ` +
+      `\`git -C ${wt.repoRoot} worktree remove --force --force ${wt.dir}\` (a later capture or reclaim then drops its record).`,
+  );
+  return "left";
 }
 
 type DirState = { kind: "missing" } | { kind: "ours" } | { kind: "foreign"; reason: string };
@@ -104,44 +133,6 @@ async function inspectDir(wt: Worktree, repoDir: string, options: GitRunOptions)
   if (realTop !== realDir) return { kind: "foreign", reason: `${what} (git finds the work tree ${top} above it)` };
   if (realCommon !== repoDir) return { kind: "foreign", reason: `${what} (it belongs to the repository at ${common})` };
   return { kind: "ours" };
-}
-
-/** Stages everything and commits it when anything is staged. @returns whether a commit was made. */
-async function commitLeftovers(wt: Worktree, git: Git, reason: CaptureReason, notes: string[]): Promise<boolean> {
-  await clearStaleIndexLock(git, notes);
-  const head = await git.probe(["symbolic-ref", "-q", "HEAD"]);
-  await git.run(["add", "-A", "--verbose"]);
-  // Something is staged when the index's tree differs from HEAD's (no HEAD tree: an orphan checkout).
-  const [index, headTree] = await Promise.all([git.run(["write-tree"]), git.probe(["rev-parse", "--verify", "HEAD^{tree}"])]);
-  const staged = !headTree.ok || headTree.out !== index;
-  if (staged) {
-    await git.run(captureCommitArgs(captureMessage({ name: wt.name, spawnId: wt.spawnId, dir: wt.dir, reason })));
-  }
-  if (!head.ok) await rescueDetachedHead(wt, git, notes);
-  else if (head.out !== `refs/heads/${wt.branch}`) {
-    notes.push(`HEAD of ${wt.dir} was on ${head.out}, not ${wt.branch}; work left there was committed on that branch.`);
-  }
-  return staged;
-}
-
-/** A teammate killed mid-command leaves `index.lock`; with the teammate gone it only blocks `git add`. */
-async function clearStaleIndexLock(git: Git, notes: string[]): Promise<void> {
-  const lock = await git.probe(["rev-parse", "--git-path", "index.lock"]);
-  if (!lock.ok) return;
-  const path = resolve(git.dir, lock.out);
-  if ((await pathKind(path)) === "missing") return;
-  await rm(path, { force: true });
-  notes.push(`Removed the stale git index lock ${path} left by the teammate.`);
-}
-
-/** Detached HEAD (e.g. an interrupted rebase): keep its commits reachable from a branch of their own. */
-async function rescueDetachedHead(wt: Worktree, git: Git, notes: string[]): Promise<void> {
-  const sha = await git.run(["rev-parse", "--verify", "HEAD^{commit}"]);
-  const contained = await git.probe(["merge-base", "--is-ancestor", sha, `refs/heads/${wt.branch}`]);
-  if (contained.ok) return;
-  const rescue = `${wt.branch}-detached-${sha.slice(0, 8)}`;
-  await git.run(["branch", "--force", rescue, sha]);
-  notes.push(`HEAD of ${wt.dir} was detached at ${sha}, which ${wt.branch} does not contain; it is kept as branch ${rescue}.`);
 }
 
 /** Removes the worktree dir through git, else by hand when git status proves nothing is uncommitted. */
@@ -207,34 +198,4 @@ async function startIsElsewhere(wt: Worktree, repo: Git): Promise<boolean> {
   if (wt.start === wt.base) return true;
   if (wt.from === undefined) return false;
   return (await repo.probe(["merge-base", "--is-ancestor", wt.start, `refs/heads/${wt.from}`])).ok;
-}
-
-/** Removes `dir` only when it contains no files at all (empty dirs only). @returns whether it is gone. */
-export async function removeIfEmpty(dir: string): Promise<boolean> {
-  if (!(await holdsNoFiles(dir))) return false;
-  await rm(dir, { recursive: true, force: true });
-  return true;
-}
-
-async function holdsNoFiles(dir: string): Promise<boolean> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return false;
-  }
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !(await holdsNoFiles(join(dir, entry.name)))) return false;
-  }
-  return true;
-}
-
-/** `missing`, `dir` or `other` (a file, socket...); throws TeamError `io_error` for other stat failures. */
-export async function pathKind(path: string): Promise<"missing" | "dir" | "other"> {
-  try {
-    return (await stat(path)).isDirectory() ? "dir" : "other";
-  } catch (error) {
-    if (errnoCode(error) === "ENOENT") return "missing";
-    throw new TeamError("io_error", `Cannot inspect ${path}: ${errorText(error)}`, { cause: error });
-  }
 }

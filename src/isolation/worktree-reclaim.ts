@@ -7,10 +7,12 @@ import { basename, join, resolve } from "node:path";
 import { TeamError } from "../errors.ts";
 import { errnoCode, errorText } from "../store/fs-modes.ts";
 import { gitIn, runRetrying, type GitRunOptions } from "./git-runner.ts";
-import { captureAs, pathKind, removeIfEmpty } from "./worktree-capture.ts";
+import { captureUnlocked } from "./worktree-capture.ts";
+import { withLock } from "./worktree-locks.ts";
 import { baseConfigKey, RECORD_SUFFIX, SHA_PATTERN, splitDirName } from "./worktree-naming.ts";
+import { pathKind, removeIfEmpty } from "./worktree-paths.ts";
 import { readWorktreeRecord } from "./worktree-record.ts";
-import type { ReclaimOptions, ReclaimResult, Worktree } from "./worktree-types.ts";
+import type { ReclaimOptions, ReclaimResult, UnclaimedWorktree, Worktree, WorktreeCapture } from "./worktree-types.ts";
 
 /**
  * Captures (as `captureWorktree`) every worktree under `worktreesRoot` that `keep` does not
@@ -26,7 +28,10 @@ import type { ReclaimOptions, ReclaimResult, Worktree } from "./worktree-types.t
  * reported in `unclaimed` (its dir and record stay for a later retry). A record whose dir turns out
  * not to be a worktree of its repository is captured with `removed: false` and a note (its branch
  * is reported, never deleted). No file is ever deleted that git has not committed or that is not
- * ignored.
+ * ignored, nor any nested repository (see `captureWorktree`).
+ *
+ * With `options.locks`, each entry is looked at and captured under the lock of its dir, and one
+ * that is gone by then (dir and record: another capture finished it meanwhile) is skipped.
  * @returns `{ captures, unclaimed }`; both empty when the root does not exist.
  * @throws TeamError `io_error` only when the root exists but cannot be listed.
  */
@@ -36,21 +41,27 @@ export async function reclaimWorktrees(options: ReclaimOptions): Promise<Reclaim
   for (const dirName of await candidates(root)) {
     const dir = join(root, dirName);
     if (options.keep?.(dir)) continue;
-    try {
-      const found = await locate(dir, options);
-      if (found.ok) {
-        result.captures.push(await captureAs(found.worktree, "shutdown", options));
-        continue;
-      }
-      const removed = found.dirFound && (await removeIfEmpty(dir));
-      const outcome = removed ? "It held no files and was removed." : "It was left in place.";
-      result.unclaimed.push({ dir, removed, reason: `${found.reason} ${outcome}` });
-    } catch (error) {
-      // One broken entry (unreadable dir, failing git) must not stop the others being reclaimed.
-      result.unclaimed.push({ dir, removed: false, reason: `capture failed: ${errorText(error)}. It was left in place.` });
-    }
+    const outcome = await withLock(options.locks, dir, () => reclaimOne(dir, options));
+    if (outcome === undefined) continue;
+    if ("reason" in outcome) result.unclaimed.push(outcome);
+    else result.captures.push(outcome);
   }
   return result;
+}
+
+/** Captures the entry `dir`, or says why not; undefined when neither it nor its record exists any more. */
+async function reclaimOne(dir: string, options: GitRunOptions): Promise<WorktreeCapture | UnclaimedWorktree | undefined> {
+  try {
+    const found = await locate(dir, options);
+    if (found.ok) return await captureUnlocked(found.worktree, "shutdown", options);
+    if (found.gone) return undefined;
+    const removed = found.dirFound && (await removeIfEmpty(dir));
+    const outcome = removed ? "It held no files and was removed." : "It was left in place.";
+    return { dir, removed, reason: `${found.reason} ${outcome}` };
+  } catch (error) {
+    // One broken entry (unreadable dir, failing git) must not stop the others being reclaimed.
+    return { dir, removed: false, reason: `capture failed: ${errorText(error)}. It was left in place.` };
+  }
 }
 
 /** Dir names under `root`: its sub-dirs plus the stems of its `.json` records, sorted, no dotfiles. */
@@ -71,7 +82,7 @@ async function candidates(root: string): Promise<string[]> {
   return [...names].sort();
 }
 
-type Located = { ok: true; worktree: Worktree } | { ok: false; reason: string; dirFound: boolean };
+type Located = { ok: true; worktree: Worktree } | { ok: false; reason: string; dirFound: boolean; gone: boolean };
 type Recovered = { ok: true; worktree: Worktree } | { ok: false; reason: string };
 
 /** The worktree at `dir`, from its record, else from git; or why it cannot be told. */
@@ -84,6 +95,7 @@ async function locate(dir: string, options: GitRunOptions): Promise<Located> {
     return {
       ok: false,
       dirFound: false,
+      gone: record.reason === "missing",
       reason: `${record.message}; its dir ${dir} does not exist. Remove the record by hand once you have checked it.`,
     };
   }
@@ -93,6 +105,7 @@ async function locate(dir: string, options: GitRunOptions): Promise<Located> {
   return {
     ok: false,
     dirFound: kind === "dir",
+    gone: false,
     reason:
       `${prefix}, and git cannot tell where it came from: ${recovered.reason}. ` +
       `Expected a teammate worktree (a linked git worktree on a branch with git config ${baseConfigKey("<branch>")}). ` +

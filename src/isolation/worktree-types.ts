@@ -3,6 +3,10 @@
  * Plain data, JSON-safe, so the leader may keep a `Worktree` in its own records.
  */
 import type { GitRunOptions } from "./git-runner.ts";
+import type { LockOptions } from "./worktree-locks.ts";
+
+/** Options of every function that captures worktrees: how to run git, and the shared locks. */
+export interface CaptureOptions extends GitRunOptions, LockOptions {}
 
 /** A teammate's git worktree, as returned by `prepareWorktree` and passed back to capture. */
 export interface Worktree {
@@ -38,9 +42,15 @@ export interface WorktreeCapture {
   branch: string;
   /** Full sha; see {@link Worktree.base}. */
   base: string;
-  /** The branch still exists. False when it held no work and was deleted (L23), or was already gone. */
+  /**
+   * The worktree's own branch `branch` still exists. False when it held no work and was deleted
+   * (L23), or was already gone; work may then still be on `otherBranches`.
+   */
   kept: boolean;
-  /** This call made a capture commit of uncommitted work (tracked edits and untracked, non-ignored files). */
+  /**
+   * This call made a capture commit of uncommitted work (tracked edits and untracked, non-ignored
+   * files): on `branch`, or on a rescue branch in `otherBranches` when HEAD had left `branch`.
+   */
   committed: boolean;
   /** Commits in `base..branch` (the teammate's own plus a capture commit); 0 when not kept. */
   commits: number;
@@ -48,14 +58,37 @@ export interface WorktreeCapture {
   diffstat: string;
   /** Exactly `git diff <base>..<branch>` with the full base sha, to run in `repoRoot`. Meaningful when kept. */
   diffCommand: string;
-  /** The worktree dir no longer exists. False only when it had to be left in place (see `notes`). */
+  /**
+   * Branches besides `branch` that hold work of this worktree, found when its HEAD had left
+   * `branch` (a `git checkout` by the teammate, a detached HEAD). Empty in the usual case.
+   */
+  otherBranches: OtherBranch[];
+  /** The worktree dir no longer exists. False when it had to be left in place (see `nestedRepos`, `notes`). */
   removed: boolean;
+  /**
+   * Nested git repositories found in the dir (relative paths, sorted): their files and commits
+   * exist only there, so the dir was left in place (`removed: false`) and they were not committed.
+   */
+  nestedRepos: string[];
   /** Anything unusual, one sentence each: a stale lock removed, HEAD on another branch, dir left. */
   notes: string[];
 }
 
+/** A branch other than the worktree's own that holds work found in the worktree. */
+export interface OtherBranch {
+  branch: string;
+  /**
+   * True: a rescue branch `<branch>-rescue-<sha8>` this capture made for commits that were on no
+   * branch (a detached HEAD, or the capture commit of leftovers on top of another branch).
+   * False: the branch the teammate had checked out itself, left exactly as it was.
+   */
+  created: boolean;
+  /** `git diff <base>...<branch>` (changes since it forked from the base), to run in the repository. */
+  diffCommand: string;
+}
+
 /** Input of `prepareWorktree`. */
-export interface PrepareWorktreeOptions extends GitRunOptions {
+export interface PrepareWorktreeOptions extends CaptureOptions {
   /** A dir inside the git work tree the teammate should work on (usually the leader's cwd). */
   repoCwd: string;
   /** Where worktree dirs and their records live; created with mode 0700 (the lead passes `<agentDir>/worktrees/<sessionKey>`). */
@@ -97,7 +130,7 @@ export interface PrepareResult {
 }
 
 /** Input of `reclaimWorktrees`. */
-export interface ReclaimOptions extends GitRunOptions {
+export interface ReclaimOptions extends CaptureOptions {
   /** The root given to `prepareWorktree`. A missing root is not an error (nothing to reclaim). */
   worktreesRoot: string;
   /** Dirs (absolute paths) for which this returns true are skipped: living teammates' worktrees. */

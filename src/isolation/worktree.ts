@@ -7,11 +7,12 @@ import { basename, join, resolve } from "node:path";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/fs-modes.ts";
 import { backOff, GIT_ATTEMPTS, gitFailure, gitIn, probeRetrying, type Git, type GitRunOptions } from "./git-runner.ts";
-import { captureAs, pathKind } from "./worktree-capture.ts";
+import { captureAs } from "./worktree-capture.ts";
+import { pathKind } from "./worktree-paths.ts";
 import { baseConfigKey, isDirOfName, worktreeBranch, worktreeDirName } from "./worktree-naming.ts";
 import { reclaimWorktrees } from "./worktree-reclaim.ts";
 import { removeWorktreeRecord, writeWorktreeRecord } from "./worktree-record.ts";
-import type { PrepareResult, PrepareWorktreeOptions, Worktree, WorktreeCapture } from "./worktree-types.ts";
+import type { CaptureOptions, PrepareResult, PrepareWorktreeOptions, Worktree, WorktreeCapture } from "./worktree-types.ts";
 
 /**
  * Creates the worktree of one spawn (R20): branch `pi-team/<name>-<spawn8>` checked out at
@@ -20,8 +21,9 @@ import type { PrepareResult, PrepareWorktreeOptions, Worktree, WorktreeCapture }
  *
  * Order: every check below runs first and a refusal creates nothing. Then `worktreesRoot` is made
  * (mode 0700); leftovers of earlier spawns of the same name (lowercased) under it are reclaimed
- * (committed onto their own branches, see `reclaimWorktrees`), so a crashed session never blocks
- * re-spawning a name; the record `<dir>.json` is written; the worktree is added; the base is stored
+ * (committed onto their own branches, see `reclaimWorktrees`, under `options.locks`: a capture of
+ * the same dir still running, such as the exit capture of the name's last teammate, ends first), so
+ * a crashed session never blocks re-spawning a name; the record `<dir>.json` is written; the worktree is added; the base is stored
  * in git config `branch.<branch>.piTeamBase`. If adding fails, whatever was made is removed again and
  * the add is retried (up to 5 attempts, because parallel adds in one repository make git fail
  * spuriously); safe to call for several names at once.
@@ -52,6 +54,7 @@ export async function prepareWorktree(options: PrepareWorktreeOptions): Promise<
   const reclaimed = await reclaimWorktrees({
     env: options.env,
     silenceTimeoutMs: options.silenceTimeoutMs,
+    locks: options.locks,
     worktreesRoot: root,
     keep: (leftover) => !isDirOfName(basename(leftover), options.name),
   });
@@ -74,11 +77,11 @@ export async function prepareWorktree(options: PrepareWorktreeOptions): Promise<
  * Undoes `prepareWorktree` for a spawn that failed after it (L23): removes the dir and deletes the
  * branch when it holds no commits beyond its start. Anything the failed child did write is not
  * thrown away: it is captured as `captureWorktree` would (commit message `... left by a failed
- * spawn`), and a branch with work is kept.
+ * spawn`), and a branch with work is kept. Runs under `options.locks` like `captureWorktree`.
  * @returns the capture report; `kept` is false in the usual case.
  * @throws TeamError `io_error` as `captureWorktree`.
  */
-export function discardWorktree(wt: Worktree, options: GitRunOptions = {}): Promise<WorktreeCapture> {
+export function discardWorktree(wt: Worktree, options: CaptureOptions = {}): Promise<WorktreeCapture> {
   return captureAs(wt, "discard", options);
 }
 

@@ -1,4 +1,5 @@
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
+import type { WorktreeLocks } from "../isolation/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
@@ -51,6 +52,12 @@ export interface LeaderHarnessOptions {
   knownModels?: () => ModelRef[] | undefined;
   /** Where teammate worktrees are made (R20). Default `<agent dir>/worktrees/<session key>`. */
   worktreesRoot?: string;
+  /**
+   * Serialises captures of one worktree dir (R20): the exit capture, a respawn's prepare (its
+   * reclaim of same-name leftovers), a failed spawn's discard and the start-up reclaim must all
+   * pass this one instance as `locks`. `TeamSession` makes it; default: no locking.
+   */
+  worktreeLocks?: WorktreeLocks;
   /** Starts one leader follow-up turn. Must not throw. */
   deliver: (delivery: LeaderDelivery) => void;
   /** Records a console note (routing results, suppressed reports, child dialogs). */

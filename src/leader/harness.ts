@@ -4,7 +4,7 @@ import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
 import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
-import { captureWorktree, type WorktreeCapture } from "../isolation/index.ts";
+import { WorktreeLocks, captureWorktree } from "../isolation/index.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 import { routeFromLeader, type SendRequest } from "../team/routing.ts";
@@ -13,6 +13,7 @@ import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
+import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 export * from "./harness-types.ts";
 
@@ -46,6 +47,7 @@ export class LeaderHarness implements TeamActivity {
       teamModel: () => undefined,
       knownModels: () => undefined,
       worktreesRoot: join(options.agentDir, "worktrees", basename(options.layout.root)),
+      worktreeLocks: new WorktreeLocks(),
       ...options,
     };
     this.#team = new TeamDriver(this.#o);
@@ -136,22 +138,23 @@ export class LeaderHarness implements TeamActivity {
 
   /**
    * After a stop or a crash (R20, L23): commits what is left in `m`'s worktree onto its branch,
-   * removes the directory and keeps the branch; the leader hears once, with the diffstat and the
-   * diff command. A worktree with no work loses its empty branch (a note only). Never throws.
+   * removes the directory and keeps the branch (under the session's shared `worktreeLocks`, so a
+   * same-name respawn's reclaim never captures it at the same time). The leader hears once, with
+   * a `worktree_kept` event whenever the capture found anything (work on the branch or on other
+   * branches, a capture commit, a dir left in place), with the capture's notes; a worktree with
+   * nothing at all loses its empty branch (a note only). See src/leader/worktree-report.ts. Never throws.
    */
   async #keepWorktree(m: Member): Promise<void> {
     if (!m.worktree) return;
     try {
-      const cap = await captureWorktree(m.worktree);
-      if (!cap.kept) {
-        this.#team.note(`worktree ${m.worktree.dir} had no changes; it and its empty branch ${cap.branch} were removed`, m);
-        return;
-      }
-      m.kept = { name: cap.branch, base: cap.base };
-      this.#team.note(`work kept on branch ${cap.branch}: ${cap.diffCommand}`, m);
-      this.#team.event("worktree_kept", m.name, worktreeKeptText(m.name, cap));
+      const cap = await captureWorktree(m.worktree, { locks: this.#o.worktreeLocks });
+      if (cap.kept) m.kept = { name: cap.branch, base: cap.base };
+      if (!cap.removed) m.leftAt = m.worktree.dir;
+      this.#team.note(captureNote(cap), m);
+      if (captureHasNews(cap)) this.#team.event("worktree_kept", m.name, worktreeKeptText(`@${m.name} stopped`, cap));
     } catch (error) {
       const text = `@${m.name}'s worktree ${m.worktree.dir} could not be committed and was left in place (nothing deleted): ${error instanceof Error ? error.message : String(error)}`;
+      m.leftAt = m.worktree.dir;
       this.#team.note(text, m);
       this.#team.event("worktree_capture_failed", m.name, text);
     }
@@ -246,15 +249,4 @@ export class LeaderHarness implements TeamActivity {
   event(type: string, teammate: string, body: string): void {
     this.#team.event(type, teammate, body);
   }
-}
-
-/** The leader's event after a worktree teammate stopped with work (R20, R30). */
-function worktreeKeptText(name: string, cap: WorktreeCapture): string {
-  const commits = `${cap.commits} commit${cap.commits === 1 ? "" : "s"}`;
-  return [
-    `@${name} stopped; its worktree was ${cap.committed ? "committed" : "already committed"} and removed, and its work is kept on branch ${cap.branch} (${commits} on top of ${cap.base.slice(0, 12)}).`,
-    cap.diffstat,
-    `Inspect it with: ${cap.diffCommand}`,
-    `Merge it with: git merge ${cap.branch} (or git cherry-pick); delete it with: git branch -D ${cap.branch}.`,
-  ].join("\n");
 }

@@ -13,6 +13,7 @@ import { validateTeammateName } from "../team/names.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
+import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
 export interface SpawnDeps {
@@ -119,7 +120,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   } catch (error) {
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    if (m.worktree) await discardWorktree(m.worktree).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
+    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
     m.markClosed();
     throw error;
   }
@@ -128,7 +129,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     // Shut down (or the session ended) while the process was being started: stop it now.
     await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    if (m.worktree) await discardWorktree(m.worktree).catch(() => undefined);
+    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch(() => undefined);
     m.markClosed();
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }
@@ -218,10 +219,14 @@ async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
       name: m.name,
       spawnId: m.spawnId,
       ...(kept ? { fromBranch: kept.name, base: kept.base } : {}),
+      locks: d.o.worktreeLocks,
     });
     m.worktree = worktree;
     // A worktree of this name left by a crashed session: its work was committed before this one.
-    for (const cap of reclaimed.captures) if (cap.kept) d.team.note(`a leftover worktree of this name was committed first: work kept on ${cap.branch} (${cap.diffCommand})`, m);
+    for (const cap of reclaimed.captures) {
+      d.team.note(captureNote(cap), m);
+      if (captureHasNews(cap)) d.team.event("worktree_kept", m.name, worktreeKeptText(`A worktree of ${cap.name} left by a session that ended without stopping its teammates was captured`, cap));
+    }
   }
   try {
     if (r.inline?.persist) {
@@ -232,7 +237,7 @@ async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
       d.roles.register(r.agent);
     }
   } catch (error) {
-    if (m.worktree) await discardWorktree(m.worktree).catch((e: unknown) => d.team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
+    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => d.team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
     m.worktree = undefined;
     throw error;
   }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { heldBy, holderOf, resolveNoticePace, type Board, type Task } from "../board/index.ts";
+import { WorktreeLocks } from "../isolation/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
@@ -11,6 +12,7 @@ import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { NoteLog } from "./notes.ts";
 import { startSweep } from "./session-boundary.ts";
 import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
+import { worktreeKeptText } from "./worktree-report.ts";
 
 /** What a session's team needs from the Pi session that runs it. */
 export interface TeamSessionOptions {
@@ -47,6 +49,8 @@ export class TeamSession {
   /** The session-start sweep and reclaim of leftover worktrees (a worktree spawn waits for it). */
   #reclaimed: Promise<void> = Promise.resolve();
   readonly #key: string;
+  /** Shared by every capture of this session's worktrees: exit captures, spawns, the start-up reclaim. */
+  readonly #worktreeLocks = new WorktreeLocks();
 
   constructor(o: TeamSessionOptions) {
     const key = sessionKey(o.sessionFile, o.cwd);
@@ -76,6 +80,7 @@ export class TeamSession {
       teamModel: () => this.teamModel.get(),
       knownModels: o.knownModels ?? (() => undefined),
       worktreesRoot: join(dir, "worktrees", key),
+      worktreeLocks: this.#worktreeLocks,
       deliver: o.deliver,
       heartbeat: heartbeat.config,
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
@@ -126,9 +131,11 @@ export class TeamSession {
         ownKey: this.#key,
         inUse: (dir) => this.harness.members().some((m) => m.worktree?.dir === dir),
         note,
+        locks: this.#worktreeLocks,
       }))
       .then((kept) => {
-        for (const cap of kept) this.harness.event("worktree_kept", "harness", `A worktree left by a session that ended without stopping its teammates was committed; its work is kept on branch ${cap.branch}.\n${cap.diffstat}\nInspect it with: ${cap.diffCommand}`);
+        const subject = (name: string): string => `A worktree of ${name} left by a session that ended without stopping its teammates was captured`;
+        for (const cap of kept) this.harness.event("worktree_kept", "harness", worktreeKeptText(subject(cap.name), cap));
       })
       .catch((error: unknown) => note(`worktree reclaim failed: ${String(error)}`));
   }

@@ -21,6 +21,8 @@ export interface HandoffFacts {
   reports: Array<{ status: string; body: string }>;
   /** Its kept worktree branch, when it had a worktree with work on it. */
   branch?: { name: string; base: string };
+  /** Its worktree dir, when stopping had to leave it in place: some work may be only there. */
+  leftAt?: string;
 }
 
 /** A teammate as `checkHandoff` sees it. */
@@ -73,6 +75,7 @@ export function handoffKickoff(facts: HandoffFacts, successor: { prompt?: string
       : `you work in the shared tree; see its work with \`git diff ${facts.branch.base.slice(0, 12)}..${facts.branch.name}\``;
     lines.push("", `Its work is kept on branch ${facts.branch.name} (based on ${facts.branch.base.slice(0, 12)}); ${where}.`);
   }
+  if (facts.leftAt) lines.push("", `Its worktree could not be cleaned up and is still at ${facts.leftAt}: part of its work may be only there (read it from there; do not delete it).`);
   if (prompt?.trim()) lines.push("", "The leader's assignment for you:", indent(prompt.trim()));
   else lines.push("", "Continue its assignment where it left off, and report to the leader as it would have.");
   return lines.join("\n");

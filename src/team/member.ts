@@ -36,6 +36,8 @@ export class Member {
   worktree: Worktree | undefined;
   /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
   kept: { name: string; base: string } | undefined;
+  /** Its worktree dir when a capture had to leave it in place (nested repos, a failed commit). */
+  leftAt: string | undefined;
   /** Its latest direct assignment: the kickoff or the last `reopen` message (R16). */
   assignment: string | undefined;
   /** Its latest leader reports, oldest first, at most `HANDOFF_REPORTS` (R16). */
@@ -75,6 +77,7 @@ export class Member {
     this.inbox = input.inbox;
     this.worktree = undefined;
     this.kept = undefined;
+    this.leftAt = undefined;
     this.assignment = undefined;
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
   }
@@ -99,6 +102,7 @@ export class Member {
       claims: this.claimsAtStop,
       reports: [...this.reports],
       ...(this.kept ? { branch: this.kept } : {}),
+      ...(this.leftAt ? { leftAt: this.leftAt } : {}),
     };
   }
 

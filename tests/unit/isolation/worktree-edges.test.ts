@@ -27,19 +27,17 @@ describe("worktree edge cases", () => {
     expect(capture.diffstat).toContain("drop.txt");
   });
 
-  it("keeps commits made on a detached HEAD on a branch of their own", async () => {
+  it("leftovers on a detached HEAD at the branch tip are committed onto the branch", async () => {
     const f = await fixture();
     const repo = await f.repo();
     const { worktree } = await prepareWorktree({ repoCwd: repo, worktreesRoot: f.worktreesRoot, name: "det", spawnId: spawnIdOf("d0d0d0d0"), env: f.env });
     await f.git(worktree.dir, "checkout", "-q", "--detach");
     await writeFiles(worktree.dir, { "lost.txt": "would be lost\n" });
     const capture = await captureWorktree(worktree, { env: f.env });
-    const rescue = (await branchesOf(f, repo)).find((b) => b.startsWith(`${worktree.branch}-detached-`));
-    expect(rescue).toBeDefined();
-    expect(await f.git(repo, "show", `${rescue}:lost.txt`)).toBe("would be lost");
-    expect(capture.notes.join(" ")).toContain(`it is kept as branch ${rescue}`);
-    // The worktree's own branch held no work and goes (L23); the rescued commit does not.
-    expect(capture.kept).toBe(false);
+    expect(capture).toMatchObject({ kept: true, committed: true, commits: 1, otherBranches: [], removed: true });
+    expect(await f.git(repo, "show", `${worktree.branch}:lost.txt`)).toBe("would be lost");
+    expect(capture.notes.join(" ")).toContain("was detached at");
+    expect(await branchesOf(f, repo)).toEqual(["main", worktree.branch]);
   });
 
   it("a failing post-checkout hook fails prepare and leaves nothing behind", async () => {
