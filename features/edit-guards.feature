@@ -3,8 +3,10 @@ Feature: Guarded edits in the shared working tree
   Teammates that share the leader's working tree get two guards on Pi's edit and write tools.
   The resource guard blocks an edit or write into a path another living teammate holds as a
   resource tag (a board claim or a direct assignment; same "/"-boundary rule as R50). The
-  stale-write guard blocks a whole-file write over an existing file this teammate has not seen
-  in its current state. Worktree teammates get neither. bash is not guarded.
+  stale-write guard blocks a whole-file write over an existing file this teammate has not seen,
+  whole, in its current state. Every teammate is kept out of the team's own state (runtime dir,
+  board dir). A worktree teammate is kept out of the shared project, and is otherwise free in its
+  own worktree. bash is not guarded.
 
   Background:
     Given a shared project with teammates "alice, bob"
@@ -89,13 +91,66 @@ Feature: Guarded edits in the shared working tree
     Then the call passes
     And the file "src/new.ts" contains "hello"
 
-  Scenario: a worktree teammate is not guarded
+  Scenario: a read with offset/limit does not license a whole-file write
+    Given a file "notes.md" of 30 lines
+    When "alice" reads lines 1 to 5 of "notes.md"
+    And "alice" writes "notes.md" with "line 1 (rewritten)"
+    Then the call is blocked mentioning "you have read only part of notes.md"
+    And the call is blocked mentioning "Read the whole file first (read without offset/limit), or use edit"
+    When "alice" reads "notes.md"
+    And "alice" writes "notes.md" with "line 1 (rewritten)"
+    Then the call passes
+
+  Scenario: a read Pi truncated does not license a whole-file write, an edit still works
+    Given a file "big.md" of 3000 lines
+    When "alice" reads "big.md"
+    And "alice" writes "big.md" with "short"
+    Then the call is blocked mentioning "you have read only part of big.md"
+    When "alice" edits "big.md" replacing "line 2999" with "line 2999 (edited)"
+    Then the call passes
+
+  Scenario: a teammate cannot rewrite the roster or the board with its own tools
+    Given "bob" holds "src/api" for task "t-3"
+    When "alice" reads the roster
+    And "alice" writes the roster with "{}"
+    Then the call is blocked mentioning "is in the team's runtime dir"
+    And the call is blocked mentioning "send_message to reach the leader or a teammate"
+    And the roster still lists "bob" as a holder
+    When "alice" writes "claims/alice.json" in the board dir with "{}"
+    Then the call is blocked mentioning "is in the team's board dir"
+    And the call is blocked mentioning "task_claim to take a task, task_submit to hand in a result"
+
+  Scenario: a roster broken after a valid one keeps the last holdings in force
+    Given "bob" holds "src/api" for task "t-3"
+    And a file "src/api/auth.ts" with "v1"
+    When "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
+    Then the call is blocked
+    When roster.json is corrupted from outside the guarded tools
+    And "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
+    Then the call is blocked mentioning 'which teammate "bob" holds for task t-3'
+    And the call is blocked mentioning "roster.json cannot be read right now, so this uses the holdings it last showed"
+    And the file "src/api/auth.ts" contains "v1"
+
+  Scenario: a worktree teammate cannot write into the shared project
+    Given "alice" runs in her own worktree
+    And a file "src/api/auth.ts" with "v1"
+    When "alice" writes the shared project's "src/api/auth.ts" with "v2"
+    Then the call is blocked mentioning "is in the shared project"
+    And the call is blocked mentioning "You work in your own worktree"
+    And the call is blocked mentioning "write under your worktree"
+    And the file "src/api/auth.ts" contains "v1"
+    When "alice" writes the roster with "{}"
+    Then the call is blocked mentioning "is in the team's runtime dir"
+    When "alice" writes a scratch file outside the project
+    Then the call passes
+
+  Scenario: inside its own worktree a worktree teammate has no resource or stale-write guard
     Given "alice" runs in her own worktree
     And "bob" holds "src/api" for task "t-3"
-    And a file "src/api/auth.ts" with "v1"
-    And a file "notes.md" with "old"
+    And a file "src/api/auth.ts" in her worktree with "v1"
+    And a file "notes.md" in her worktree with "old"
     When "alice" edits "src/api/auth.ts" replacing "v1" with "v2"
     Then the call passes
     When "alice" writes "notes.md" with "new"
     Then the call passes
-    And the file "notes.md" contains "new"
+    And the file "notes.md" in her worktree contains "new"

@@ -67,6 +67,7 @@ async function teammateCommand(team: Team, name: string): Promise<{ args: string
     runtimeDir: team.layout.root,
     boardDir: `${team.layout.root}-board`,
     leaderPid: process.pid,
+    project: team.env.cwd,
   });
   return { args: plan.args, env: { ...team.env.env, ...plan.env } };
 }

@@ -57,6 +57,39 @@ export function pathUnderTag(path: string, tag: string): boolean {
   return path === tag || (path.length > tag.length && path.startsWith(tag) && path.charCodeAt(tag.length) === 47 /* "/" */);
 }
 
+/** The roster as the guard could read it: the parsed file, or why it could not be read. */
+export type RosterRead = { ok: true; roster: RosterFile } | { ok: false; message: string };
+
+/** The holdings to check against, and what to remember and report. */
+export interface HoldingsChoice {
+  readonly holdings: readonly Holding[];
+  /** The holdings to pass as `last` next time. */
+  readonly last: readonly Holding[] | undefined;
+  /** True when `holdings` are the remembered ones (the roster could not be read now). */
+  readonly fromLastKnown: boolean;
+  /** A line for the teammate's log when the roster could not be read; undefined otherwise. */
+  readonly note?: string;
+}
+
+/**
+ * Which holdings the resource guard uses, given this read of roster.json and the holdings of
+ * the last valid one (`last`, undefined before any). A valid roster is used (and remembered).
+ * An unreadable or invalid one after a valid one keeps the last holdings (fail closed to what
+ * was last known: the leader writes the roster atomically, so a bad one means tampering or a
+ * broken disk, and clearing the guard is what an attacker would want). With no valid roster
+ * seen yet, nothing is checked (fail open, the board still refuses overlapping claims). Pure.
+ */
+export function chooseHoldings(read: RosterRead, me: string, last: readonly Holding[] | undefined): HoldingsChoice {
+  if (read.ok) {
+    const holdings = othersHoldings(read.roster, me);
+    return { holdings, last: holdings, fromLastKnown: false };
+  }
+  if (last !== undefined) {
+    return { holdings: last, last, fromLastKnown: true, note: `[edit-guards] roster.json cannot be read, using the holdings it last showed: ${read.message}` };
+  }
+  return { holdings: [], last, fromLastKnown: false, note: `[edit-guards] resource holdings not checked (fail open, the board still enforces claims): ${read.message}` };
+}
+
 /** What `checkResourceGuard` looks at. */
 export interface ResourceCheckInput {
   /** The guarded tool. */
@@ -71,6 +104,11 @@ export interface ResourceCheckInput {
   readonly paths: readonly string[];
   /** Tags held by other living teammates (`othersHoldings`). */
   readonly holdings: readonly Holding[];
+  /**
+   * True when `holdings` are the last valid ones seen because roster.json cannot be read now;
+   * the block message then says so.
+   */
+  readonly fromLastKnown?: boolean;
 }
 
 /** The resource guard's answer: pass, or the first holding that blocks and the block message. */
@@ -83,11 +121,16 @@ export type ResourceVerdict = { ok: true } | { ok: false; holding: Holding; mess
 export function checkResourceGuard(input: ResourceCheckInput): ResourceVerdict {
   for (const holding of input.holdings) {
     if (input.paths.some((path) => pathUnderTag(path, holding.tag))) {
-      return { ok: false, holding, message: resourceBlockMessage(input.tool, input.display, holding) };
+      const message = resourceBlockMessage(input.tool, input.display, holding);
+      return { ok: false, holding, message: input.fromLastKnown === true ? `${message} ${LAST_KNOWN_NOTE}` : message };
     }
   }
   return { ok: true };
 }
+
+/** Appended to a block decided on the last valid holdings. */
+export const LAST_KNOWN_NOTE =
+  "(roster.json cannot be read right now, so this uses the holdings it last showed; if the holder is done, tell the leader.)";
 
 /**
  * The block message: which file, which tag, who holds it and for what, and how to coordinate.

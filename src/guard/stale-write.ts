@@ -1,8 +1,9 @@
 /**
  * Stale-write guard for shared-tree teammates: a whole-file `write` over an existing file is
- * allowed only when this teammate has seen the file's current content, by reading it or by
- * writing or editing it last. A write from no read, or from a read another teammate's edit has
- * since made stale, is how agents erase each other's work. Creating a new file always passes.
+ * allowed only when this teammate has seen the file's current content, all of it, by reading it
+ * whole or by writing or editing it last. A write from no read, from a read of only part of the
+ * file, or from a read another teammate's edit has since made stale, is how agents erase each
+ * other's work. Creating a new file always passes.
  *
  * Pure rules over plain data (paths, sha256 hashes); the I/O lives in src/worker/edit-guards.ts.
  * Versions are the sha256 of the file's bytes. `edit` is not stale-guarded (Pi's edit already
@@ -22,25 +23,36 @@ export type DiskState =
   /** It exists (or may) but could not be read; `message` says why (e.g. EACCES, EISDIR). */
   | { kind: "unreadable"; message: string };
 
+/**
+ * What this teammate last saw of one file: the file's sha256 then, and whether it saw all of it
+ * (`whole`: a read without offset/limit that Pi did not truncate, or its own write or edit) or
+ * only part (`whole: false`: a read with offset/limit, or one Pi cut short).
+ */
+export interface Seen {
+  readonly hash: string;
+  readonly whole: boolean;
+}
+
 /** What `checkStaleWrite` looks at. */
 export interface StaleWriteInput {
   /** The target as the message names it (project-relative when inside the project). */
   readonly display: string;
   readonly disk: DiskState;
-  /** The hash this teammate last saw for the file (FileVersions.known), if any. */
-  readonly known: string | undefined;
+  /** What this teammate last saw of the file (FileVersions.known), if anything. */
+  readonly known: Seen | undefined;
 }
 
 /** Why a write was blocked. */
-export type StaleReason = "never_read" | "stale" | "unreadable";
+export type StaleReason = "never_read" | "stale" | "partial" | "unreadable";
 
 /** The stale-write guard's answer. */
 export type StaleVerdict = { ok: true } | { ok: false; reason: StaleReason; message: string };
 
 /**
  * Decides one `write`: passes when the target is absent (a new file) or its current hash equals
- * the last one this teammate saw; blocks when it exists and was never seen (`never_read`), was
- * changed since (`stale`), or cannot be read to tell (`unreadable`: fail closed). Never throws.
+ * the last one this teammate saw, whole; blocks when it exists and was never seen (`never_read`),
+ * was changed since (`stale`), was seen only in part (`partial`), or cannot be read to tell
+ * (`unreadable`: fail closed). Never throws.
  */
 export function checkStaleWrite(input: StaleWriteInput): StaleVerdict {
   const { display, disk, known } = input;
@@ -61,7 +73,7 @@ export function checkStaleWrite(input: StaleWriteInput): StaleVerdict {
         `or use edit for a targeted change. A whole-file write over content you have not seen can erase another teammate's edits.`,
     };
   }
-  if (known !== disk.hash) {
+  if (known.hash !== disk.hash) {
     return {
       ok: false,
       reason: "stale",
@@ -70,13 +82,26 @@ export function checkStaleWrite(input: StaleWriteInput): StaleVerdict {
         `Re-read it first, then apply your change to the current content (or use edit for a targeted change).`,
     };
   }
+  if (!known.whole) {
+    return {
+      ok: false,
+      reason: "partial",
+      message:
+        `write blocked: you have read only part of ${display} (a read with offset/limit, or one Pi cut short at its output limit), ` +
+        `and a whole-file write would erase the lines you have not seen. Read the whole file first (read without offset/limit), ` +
+        `or use edit for a targeted change; for a file too large for one read, use edit.`,
+    };
+  }
   return { ok: true };
 }
 
 /** A guarded tool call between its `tool_call` and its `tool_result`. */
 export type PendingCall =
-  /** A read; `hash` is the file's hash taken at `tool_call` time, before the read ran. */
-  | { readonly tool: "read"; readonly path: string; readonly hash: string }
+  /**
+   * A read; `hash` is the file's hash taken at `tool_call` time, before the read ran; `whole` is
+   * false when the read asked for part of the file (offset or limit set).
+   */
+  | { readonly tool: "read"; readonly path: string; readonly hash: string; readonly whole: boolean }
   /** A write or edit that passed the guards. */
   | { readonly tool: "write" | "edit"; readonly path: string };
 
@@ -84,8 +109,8 @@ export type PendingCall =
 export type SettleOutcome =
   /** Nothing to record (no pending call, or the tool failed). */
   | { kind: "none" }
-  /** The version was recorded. */
-  | { kind: "recorded"; path: string; hash: string }
+  /** The version was recorded (`whole`: as seen whole). */
+  | { kind: "recorded"; path: string; hash: string; whole: boolean }
   /** An edit succeeded: hash the file as it is now and `record` it (the caller does the I/O). */
   | { kind: "read_back"; path: string };
 
@@ -96,21 +121,23 @@ export type SettleOutcome =
  *
  * Recording rules: a read records the hash taken before it ran, and only when its result is not
  * an error (if the file changed between the hash and the read, a later write is blocked, never
- * wrongly allowed); a successful write records the hash of the content it wrote; a successful
- * edit records the hash of the file read back after it. A failed call records nothing.
+ * wrongly allowed). It records it as seen whole only when it asked for the whole file and its
+ * result was not truncated; a partial read of content already seen whole keeps the whole version.
+ * A successful write records the hash of the content it wrote; a successful edit records the
+ * hash of the file read back after it (both whole). A failed call records nothing.
  */
 export class FileVersions {
-  readonly #known = new Map<string, string>();
+  readonly #known = new Map<string, Seen>();
   readonly #pending = new Map<string, PendingCall>();
 
-  /** The hash last seen for `path`, if any. */
-  known(path: string): string | undefined {
+  /** What was last seen of `path`, if anything. */
+  known(path: string): Seen | undefined {
     return this.#known.get(path);
   }
 
-  /** Records that this teammate has seen `hash` at `path`. */
-  record(path: string, hash: string): void {
-    this.#known.set(path, hash);
+  /** Records that this teammate has seen `hash` at `path`, whole unless `whole` is false. */
+  record(path: string, hash: string, whole = true): void {
+    this.#known.set(path, { hash, whole });
   }
 
   /** Forgets `path` (e.g. an edit's result could not be read back), so a later write must read first. */
@@ -125,24 +152,29 @@ export class FileVersions {
 
   /**
    * Settles the call `toolCallId` at `tool_result` time and applies the recording rules.
-   * `writtenContent` is the write's `content` input (ignored for other tools). Unknown ids
-   * (calls that were not guarded) give `none`.
+   * `writtenContent` is the write's `content` input (ignored for other tools); `truncated` says
+   * that a read's result was cut short (Pi's `details.truncation.truncated`; ignored for other
+   * tools). Unknown ids (calls that were not guarded) give `none`.
    */
-  settle(toolCallId: string, result: { isError: boolean; writtenContent?: string }): SettleOutcome {
+  settle(toolCallId: string, result: { isError: boolean; writtenContent?: string; truncated?: boolean }): SettleOutcome {
     const call = this.#pending.get(toolCallId);
     this.#pending.delete(toolCallId);
     if (call === undefined || result.isError) return { kind: "none" };
     if (call.tool === "edit") return { kind: "read_back", path: call.path };
-    let hash: string;
-    if (call.tool === "read") hash = call.hash;
-    else if (result.writtenContent !== undefined) hash = hashContent(result.writtenContent);
-    else {
+    if (call.tool === "read") {
+      const prior = this.#known.get(call.path);
+      const whole = (call.whole && result.truncated !== true) || (prior?.whole === true && prior.hash === call.hash);
+      this.record(call.path, call.hash, whole);
+      return { kind: "recorded", path: call.path, hash: call.hash, whole };
+    }
+    if (result.writtenContent === undefined) {
       // A write result without its content cannot be versioned: make the next write read first.
       this.forget(call.path);
       return { kind: "none" };
     }
+    const hash = hashContent(result.writtenContent);
     this.record(call.path, hash);
-    return { kind: "recorded", path: call.path, hash };
+    return { kind: "recorded", path: call.path, hash, whole: true };
   }
 
   /** Drops a pending call that will get no `tool_result` (it was blocked or never ran). */

@@ -113,6 +113,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     runtimeDir: layout.root,
     boardDir: o.boardDir,
     leaderPid: process.pid,
+    project: o.cwd,
     ...(m.worktree ? { worktree: m.worktree.dir } : {}),
   });
   try {

@@ -17,9 +17,15 @@ export const ENV = {
   leaderPid: "PI_TEAMS_LEADER_PID",
   /**
    * Absolute path of the teammate's own Git worktree (R20). Unset for a teammate that shares the
-   * leader's working tree; only shared-tree teammates get the edit guards (src/worker/edit-guards.ts).
+   * leader's working tree. Shared-tree teammates get every edit guard; worktree teammates a
+   * reduced one (src/worker/edit-guards.ts).
    */
   worktree: "PI_TEAMS_WORKTREE",
+  /**
+   * Absolute path of the shared project: the leader's cwd. A worktree teammate's edit guard
+   * blocks `edit`/`write` into it outside the teammate's own worktree.
+   */
+  project: "PI_TEAMS_PROJECT",
 } as const;
 
 /** Who this process is, read once from the environment. */
@@ -34,6 +40,8 @@ export type Identity =
       leaderPid: number;
       /** Set when the teammate works in its own worktree (ENV.worktree), not the shared tree. */
       worktree?: string;
+      /** The leader's cwd (ENV.project); absent when an older leader did not set it. */
+      project?: string;
     }
   | { role: "reviewer" };
 
@@ -52,6 +60,7 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     return value;
   };
   const worktree = env[ENV.worktree];
+  const project = env[ENV.project];
   return {
     role: "worker",
     name: need(ENV.name),
@@ -60,5 +69,6 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     boardDir: need(ENV.boardDir),
     leaderPid: Number(need(ENV.leaderPid)),
     ...(worktree ? { worktree } : {}),
+    ...(project ? { project } : {}),
   };
 }

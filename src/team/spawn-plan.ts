@@ -37,8 +37,10 @@ export interface SpawnPlanInput {
   runtimeDir: string;
   boardDir: string;
   leaderPid: number;
-  /** The teammate's own worktree (R20); its guards of the shared tree are off there. */
+  /** The teammate's own worktree (R20); it gets the reduced edit guard. */
   worktree?: string;
+  /** Absolute path of the shared project (the leader's cwd), passed as ENV.project. */
+  project: string;
 }
 
 /**
@@ -67,6 +69,7 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
     [ENV.runtimeDir]: input.runtimeDir,
     [ENV.boardDir]: input.boardDir,
     [ENV.leaderPid]: String(input.leaderPid),
+    [ENV.project]: input.project,
   };
   if (input.worktree) env[ENV.worktree] = input.worktree;
   return { args, env, tools: input.tools, model };

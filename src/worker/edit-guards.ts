@@ -1,32 +1,25 @@
 /**
- * The I/O shell of the edit guards of a teammate that shares the leader's working tree
- * (rules: src/guard/resource-guard.ts, src/guard/stale-write.ts; user docs:
- * docs/edit-guards-readme-section.md). Through Pi's `tool_call` hook it blocks an `edit` or
- * `write` into a resource another living teammate holds, and a `write` over a file this teammate
- * has not seen in its current state; `tool_result` records the versions it has seen.
+ * The I/O shell of a teammate's edit guards (rules: src/guard/write-scope.ts,
+ * src/guard/resource-guard.ts, src/guard/stale-write.ts; user docs: references/edit-guards.md).
+ * Through Pi's `tool_call` hook it blocks an `edit` or `write`:
+ *
+ * - into the team's own state, the runtime dir or the board dir (every teammate);
+ * - for a worktree teammate, into the shared project outside its own worktree;
+ * - for a shared-tree teammate, into a resource another living teammate holds, and a `write`
+ *   over a file this teammate has not seen whole in its current state; `tool_result` records the
+ *   versions it has seen.
  *
  * What it cannot guard: `bash`, `powershell` and every other process write files without passing
- * through these hooks. Worktree teammates get no guards (their tree is their own).
+ * through these hooks, so a teammate with bash can still rewrite the team state. Identity that
+ * cannot be forged that way is the job of a later issue.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { readlink, realpath } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
 import { homedir } from "node:os";
-import { isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult } from "@earendil-works/pi-coding-agent";
-import {
-  checkResourceGuard,
-  checkStaleWrite,
-  FileVersions,
-  othersHoldings,
-  projectRelative,
-  resolveToolPath,
-  type DiskState,
-  type Holding,
-} from "../guard/index.ts";
+import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
+import { checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile } from "../mail/index.ts";
-import { errnoCode, errorText, runtimeLayoutAt } from "../store/index.ts";
+import { errorText, runtimeLayoutAt } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
+import { diskState, dirForms, locate, type Target } from "./guard-fs.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
@@ -35,48 +28,43 @@ export interface EditGuardOptions {
   /** The roster to read holdings from. Default: `roster.json` in `me.runtimeDir`. */
   readonly rosterPath?: string;
   /**
-   * Receives one line when resource holdings could not be checked (fail open), once per distinct
-   * message. Default: the process's stderr, which the leader keeps in `logs/<name>.log`. Must not throw.
+   * Receives one line when resource holdings could not be checked (fail open) or were taken from
+   * the last valid roster, once per distinct message. Default: the process's stderr, which the
+   * leader keeps in `logs/<name>.log`. Must not throw.
    */
   readonly note?: (line: string) => void;
   /** Home dir for "~" in tool paths. Default: `os.homedir()`. */
   readonly homeDir?: string;
 }
 
-/** Where a tool path lands: its canonical path, its project-relative forms, and how to name it. */
-interface Target {
-  /** Symlinks resolved as far as the file system allows; the key of the version map. */
-  readonly real: string;
-  /** Project-relative forms ("/"-separated) of the lexical and the resolved path; empty when outside. */
-  readonly rels: readonly string[];
-  /** Project-relative when inside the project, else absolute. */
-  readonly display: string;
-}
-
 const MAX_NOTES = 20;
-const MAX_LINK_HOPS = 40;
 
 /**
- * Registers the edit guards on `pi` for teammate `me`, unless `me.worktree` is set (then nothing
- * is registered). The project root is the session cwd (`ctx.cwd`) at each call.
+ * Registers the edit guards on `pi` for teammate `me`. The project root of a shared-tree
+ * teammate is the session cwd (`ctx.cwd`) at each call.
  *
- * - Resource guard: an `edit`/`write` whose target is at or under a tag held by another living
- *   teammate (roster.json `holds`) is blocked, naming holder and task. The roster is read at each
- *   guarded call. When it is missing or unreadable, holdings are not checked (fail open: the
- *   board still refuses overlapping claims) and `options.note` gets one line.
- * - Stale-write guard: a `write` over an existing file this teammate never read, or that changed
- *   since it last read or wrote it, is blocked. Fails closed: a file that cannot be hashed blocks.
+ * - Scope (all teammates): an `edit`/`write` into `me.runtimeDir` or `me.boardDir` is blocked,
+ *   saying which team tool to use. For a worktree teammate (`me.worktree` set) whose leader named
+ *   the shared project (`me.project`), one into the project outside its worktree is blocked too.
+ *   A worktree teammate gets only this (one `tool_call` handler).
+ * - Resource guard (shared tree): an `edit`/`write` at or under a tag held by another living
+ *   teammate (roster.json `holds`, read at each guarded call) is blocked, naming holder and task.
+ *   A missing or invalid roster before any valid one fails open; after a valid one, the last
+ *   valid holdings stay in force. Either way `options.note` gets one line.
+ * - Stale-write guard (shared tree): a `write` over an existing file this teammate never read,
+ *   read only in part (offset/limit, or a truncated result), or that changed since it last read
+ *   or wrote it, is blocked. Fails closed: a file that cannot be hashed blocks.
  *
  * A guard never throws into Pi: an unexpected failure while checking an edit or write blocks that
  * call with a message saying so. The version map lives in this registration only.
- * @returns a function removing every handler it registered (idempotent).
+ * @returns a function removing every handler it registered (idempotent); its `ready` settles
+ *   once the roster read at registration is done (never rejects; for tests).
  */
 export function registerEditGuards(
   pi: ExtensionAPI,
-  me: Pick<WorkerIdentity, "name" | "runtimeDir" | "worktree">,
+  me: Pick<WorkerIdentity, "name" | "runtimeDir" | "boardDir" | "worktree" | "project">,
   options: EditGuardOptions = {},
-): () => void {
-  if (me.worktree) return () => {};
+): (() => void) & { readonly ready: Promise<void> } {
   const rosterPath = options.rosterPath ?? runtimeLayoutAt(me.runtimeDir).roster;
   const home = options.homeDir ?? homedir();
   const versions = new FileVersions();
@@ -91,18 +79,48 @@ export function registerEditGuards(
     }
   };
 
-  const holdings = async (): Promise<Holding[]> => {
+  // The holdings of the last valid roster. The leader writes the roster before it starts a
+  // teammate, so reading it now means a roster broken before the first guarded call keeps them.
+  let last: readonly Holding[] | undefined;
+  const primed = me.worktree
+    ? Promise.resolve()
+    : readRosterFile(rosterPath).then(
+        (r) => {
+          if (r.ok) last = chooseHoldings({ ok: true, roster: r.value }, me.name, undefined).last;
+        },
+        () => undefined,
+      );
+  const holdings = async (): Promise<{ holdings: readonly Holding[]; fromLastKnown: boolean }> => {
+    await primed;
     const roster = await readRosterFile(rosterPath);
-    if (roster.ok) return othersHoldings(roster.value, me.name);
-    note(`[edit-guards] resource holdings not checked (fail open, the board still enforces claims): ${roster.message}`);
-    return [];
+    const choice = chooseHoldings(roster.ok ? { ok: true, roster: roster.value } : { ok: false, message: roster.message }, me.name, last);
+    last = choice.last;
+    if (choice.note !== undefined) note(choice.note);
+    return { holdings: choice.holdings, fromLastKnown: choice.fromLastKnown };
+  };
+
+  const scope = async (tool: "edit" | "write", target: Target, cwd: string): Promise<ToolCallEventResult | undefined> => {
+    const input: WriteScopeInput = {
+      tool,
+      display: target.display,
+      paths: target.abs === target.real ? [target.abs] : [target.abs, target.real],
+      runtimeDir: await dirForms(me.runtimeDir, home),
+      boardDir: await dirForms(me.boardDir, home),
+      ...(me.worktree && me.project
+        ? { worktree: { dir: await dirForms(me.worktree, home), project: await dirForms(me.project, home), cwd } }
+        : {}),
+    };
+    const verdict = checkWriteScope(input);
+    return verdict.ok ? undefined : { block: true, reason: verdict.message };
   };
 
   const guard = async (event: ToolCallEvent, cwd: string): Promise<ToolCallEventResult | undefined> => {
     if (isToolCallEventType("read", event)) {
+      if (me.worktree) return undefined;
       const target = await locate(event.input.path, cwd, home);
       const disk = await diskState(target.real);
-      if (disk.kind === "present") versions.begin(event.toolCallId, { tool: "read", path: target.real, hash: disk.hash });
+      const whole = event.input.offset === undefined && event.input.limit === undefined;
+      if (disk.kind === "present") versions.begin(event.toolCallId, { tool: "read", path: target.real, hash: disk.hash, whole });
       return undefined;
     }
     let tool: "edit" | "write";
@@ -112,8 +130,10 @@ export function registerEditGuards(
     else return undefined;
     if (typeof path !== "string") return undefined; // Pi validated the input; let its tool report anything else
     const target = await locate(path, cwd, home);
+    const outOfScope = await scope(tool, target, cwd);
+    if (outOfScope !== undefined || me.worktree) return outOfScope;
     if (target.rels.length > 0) {
-      const held = checkResourceGuard({ tool, display: target.display, paths: target.rels, holdings: await holdings() });
+      const held = checkResourceGuard({ tool, display: target.display, paths: target.rels, ...(await holdings()) });
       if (!held.ok) return { block: true, reason: held.message };
     }
     if (tool === "write") {
@@ -135,11 +155,17 @@ export function registerEditGuards(
       };
     }
   });
+  // A worktree teammate keeps no versions: only the scope check runs.
+  if (me.worktree) return Object.assign(once(offCall), { ready: primed });
 
   const offResult = pi.on("tool_result", async (event) => {
     try {
       const content = event.toolName === "write" ? event.input["content"] : undefined;
-      const settled = versions.settle(event.toolCallId, { isError: event.isError, ...(typeof content === "string" ? { writtenContent: content } : {}) });
+      const settled = versions.settle(event.toolCallId, {
+        isError: event.isError,
+        ...(typeof content === "string" ? { writtenContent: content } : {}),
+        ...(readWasTruncated(event) ? { truncated: true } : {}),
+      });
       if (settled.kind !== "read_back") return;
       const disk = await diskState(settled.path);
       if (disk.kind === "present") versions.record(settled.path, disk.hash);
@@ -152,63 +178,26 @@ export function registerEditGuards(
   // A call blocked by another extension after this one ran gets no tool_result: drop its entry.
   const offEnd = pi.on("tool_execution_end", (event) => versions.discard(event.toolCallId));
 
+  return Object.assign(once(offCall, offResult, offEnd), { ready: primed });
+}
+
+/**
+ * True when a read's result says Pi cut it short: Pi 1.6.0's read tool sets
+ * `details.truncation` (`TruncationResult`, `truncated: true`) when it hit its line or byte limit,
+ * including a first line over the byte limit. Other shapes count as not truncated.
+ */
+function readWasTruncated(event: ToolResultEvent): boolean {
+  if (!isReadToolResult(event)) return false;
+  const truncation: unknown = (event.details as { truncation?: unknown } | undefined)?.truncation;
+  return typeof truncation === "object" && truncation !== null && (truncation as { truncated?: unknown }).truncated === true;
+}
+
+/** One function calling each of `offs` the first time it is called. */
+function once(...offs: (() => void)[]): () => void {
   let registered = true;
   return () => {
     if (!registered) return;
     registered = false;
-    offCall();
-    offResult();
-    offEnd();
+    for (const off of offs) off();
   };
-}
-
-/** Resolves a tool path like Pi's tools, then follows symlinks; never throws. */
-async function locate(path: string, cwd: string, home: string): Promise<Target> {
-  const root = resolveToolPath(".", cwd, home);
-  const abs = resolveToolPath(path, cwd, home);
-  const [rootReal, real] = await Promise.all([canonical(root), canonical(abs)]);
-  const lexical = projectRelative(root, abs);
-  const forms = [lexical, projectRelative(rootReal, real), projectRelative(rootReal, abs)];
-  const rels = [...new Set(forms.filter((f): f is string => f !== undefined))];
-  return { real, rels, display: lexical ?? rels[0] ?? abs };
-}
-
-/**
- * `abs` with symlinks resolved: the realpath of its longest existing prefix plus the rest, and a
- * dangling symlink followed by hand, so neither a link nor a not-yet-existing file lets a write
- * land somewhere the check did not look. Falls back to `abs` on other errors. Never throws.
- */
-async function canonical(abs: string, hops = 0): Promise<string> {
-  const rest: string[] = [];
-  let head = abs;
-  for (;;) {
-    try {
-      const real = await realpath(head);
-      return join(real, ...rest.reverse());
-    } catch (error) {
-      const code = errnoCode(error);
-      if (code !== "ENOENT" && code !== "ENOTDIR") return abs;
-      if (code === "ENOENT" && hops < MAX_LINK_HOPS) {
-        const link = await readlink(head).catch(() => undefined);
-        if (link !== undefined) return canonical(join(resolve(dirname(head), link), ...rest.reverse()), hops + 1);
-      }
-      const parent = dirname(head);
-      if (parent === head) return abs;
-      rest.push(basename(head));
-      head = parent;
-    }
-  }
-}
-
-/** The sha256 of the file at `path` (streamed), `absent` when there is none, else `unreadable`. Never throws. */
-async function diskState(path: string): Promise<DiskState> {
-  try {
-    const hash = createHash("sha256");
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-    return { kind: "present", hash: hash.digest("hex") };
-  } catch (error) {
-    const code = errnoCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
-    return { kind: "unreadable", message: errorText(error) };
-  }
 }

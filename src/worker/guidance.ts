@@ -4,8 +4,8 @@
  */
 export function workerGuidance(input: { name: string; worktree?: string }): string {
   const tree = input.worktree
-    ? `- You work in your own git worktree (${input.worktree}), on your own branch: other teammates do not see your files. When you stop, whatever you leave there is committed onto your branch and kept for the leader. Board resources are still shared with every teammate: hold a task's resources (claim it) before changing what they name.`
-    : "- You share the working tree with other teammates. Read a file before you overwrite it with `write` (a write over a file you have not read, or that changed since, is blocked), and do not `edit`/`write` inside resources another teammate holds: `send_message` it instead. `bash` is not guarded, so do not use it to get around either rule.";
+    ? `- You work in your own git worktree (${input.worktree}), on your own branch: other teammates do not see your files. When you stop, whatever you leave there is committed onto your branch and kept for the leader. Write only under your worktree: \`edit\`/\`write\` into the leader's checkout (the shared project) is blocked; if a change belongs there, report it to the leader. Board resources are still shared with every teammate: hold a task's resources (claim it) before changing what they name.`
+    : "- You share the working tree with other teammates. Read a file whole (no offset/limit) before you overwrite it with `write` (a write over a file you have not read whole, or that changed since, is blocked; for a large file use `edit`), and do not `edit`/`write` inside resources another teammate holds: `send_message` it instead. `bash` is not guarded, so do not use it to get around either rule.";
   return [
     `## You are teammate "${input.name}" (pi-resident-teams)`,
     "You are a resident teammate working for a leader agent. You stay alive between assignments.",

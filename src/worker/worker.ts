@@ -9,15 +9,15 @@ import { registerWorkerTools } from "./tools.ts";
 export const ORPHAN_EXIT_MS = 3000;
 
 /**
- * The teammate side of the extension: its tools, its edit guards (shared-tree teammates only,
- * src/worker/edit-guards.ts), its system-prompt section, and the rule that
+ * The teammate side of the extension: its tools, its edit guards (src/worker/edit-guards.ts: all
+ * of them in the shared tree, the reduced one in a worktree), its system-prompt section, and the rule that
  * a teammate never outlives its leader (R21): when the leader's end of stdin closes (the leader
  * quit or was killed), Pi shuts down on EOF; if a run keeps it alive, it exits anyway.
  */
 export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "worker" }>): void {
   registerWorkerTools(pi, me);
   registerWorkerBoardTools(pi, me);
-  // Shared-tree teammates only: registers nothing when me.worktree is set.
+  // A worktree teammate (me.worktree set) gets only the scope check: team state, shared project.
   registerEditGuards(pi, me);
   pi.on("before_agent_start", (event) => ({
     systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}) })}`,

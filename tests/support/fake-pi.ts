@@ -4,11 +4,13 @@
  * handlers run in order and the first `{ block: true }` wins (the call then gets an error result
  * carrying the reason, no `tool_result` event, and a `tool_execution_end`); otherwise the tool
  * runs on the real file system, then `tool_result` (with `isError`) and `tool_execution_end` fire.
+ * A read honours `offset`/`limit` and Pi's output limit as Pi 1.6.0's read tool does (via Pi's own
+ * `truncateHead`), with `details.truncation` on a truncated result.
  * For unit tests and features of the edit guards; no pi process.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { truncateHead, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 type Handler = (event: Record<string, unknown>, ctx: { cwd: string }) => unknown;
 
@@ -88,14 +90,15 @@ export class FakeFileTools {
       return { blocked: true, reason: call.blocked, isError: true, text: call.blocked };
     }
     let text: string;
+    let details: unknown;
     let isError = false;
     try {
-      text = await this.#execute(call);
+      ({ text, details } = await this.#execute(call));
     } catch (error) {
       text = error instanceof Error ? error.message : String(error);
       isError = true;
     }
-    const result = { toolCallId: call.id, toolName: call.toolName, input: call.input, content: [{ type: "text", text }], details: undefined, isError };
+    const result = { toolCallId: call.id, toolName: call.toolName, input: call.input, content: [{ type: "text", text }], details, isError };
     await this.#fake.emit({ type: "tool_result", ...result }, this.#cwd);
     await this.#fake.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.toolName, isError, result: {} }, this.#cwd);
     return { blocked: false, isError, text };
@@ -118,18 +121,28 @@ export class FakeFileTools {
     return resolve(this.#cwd, path.replace(/^@/, ""));
   }
 
-  async #execute(call: PreparedCall): Promise<string> {
+  async #execute(call: PreparedCall): Promise<{ text: string; details?: unknown }> {
     const path = this.resolve(String(call.input["path"]));
-    if (call.toolName === "read") return await readFile(path, "utf8");
+    if (call.toolName === "read") return readLines(await readFile(path, "utf8"), call.input["offset"], call.input["limit"]);
     if (call.toolName === "write") {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, String(call.input["content"]), "utf8");
-      return `Successfully wrote to ${String(call.input["path"])}`;
+      return { text: `Successfully wrote to ${String(call.input["path"])}` };
     }
     const before = await readFile(path, "utf8");
     const [edit] = call.input["edits"] as { oldText: string; newText: string }[];
     if (edit === undefined || !before.includes(edit.oldText)) throw new Error(`Could not find the exact text in ${String(call.input["path"])}`);
     await writeFile(path, before.replace(edit.oldText, edit.newText), "utf8");
-    return `Successfully replaced 1 block(s) in ${String(call.input["path"])}.`;
+    return { text: `Successfully replaced 1 block(s) in ${String(call.input["path"])}.` };
   }
+}
+
+/** Pi's line selection (1-based `offset`, `limit`) and head truncation of a text file. */
+function readLines(content: string, offset: unknown, limit: unknown): { text: string; details?: unknown } {
+  const lines = content.split("\n");
+  const start = typeof offset === "number" && offset > 0 ? offset - 1 : 0;
+  if (start >= lines.length) throw new Error(`Offset ${String(offset)} is beyond end of file (${lines.length} lines total)`);
+  const end = typeof limit === "number" ? Math.min(start + limit, lines.length) : lines.length;
+  const truncation = truncateHead(lines.slice(start, end).join("\n"));
+  return truncation.truncated ? { text: truncation.content, details: { truncation } } : { text: truncation.content };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkResourceGuard, othersHoldings, pathUnderTag, projectRelative, type Holding } from "../../../src/guard/index.ts";
+import { checkResourceGuard, chooseHoldings, LAST_KNOWN_NOTE, othersHoldings, pathUnderTag, projectRelative, type Holding } from "../../../src/guard/index.ts";
 import type { RosterFile } from "../../../src/mail/index.ts";
 
 const roster: RosterFile = {
@@ -91,7 +91,47 @@ describe("checkResourceGuard", () => {
     expect(checkResourceGuard({ tool: "write", display: "/tmp/x", paths: [], holdings }).ok).toBe(true);
   });
 
+  it("says so when the holdings are the last valid ones", () => {
+    const v = checkResourceGuard({ tool: "edit", display: "docs/a.md", paths: ["docs/a.md"], holdings, fromLastKnown: true });
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(v.message.endsWith(` ${LAST_KNOWN_NOTE}`)).toBe(true);
+    expect(LAST_KNOWN_NOTE).toBe("(roster.json cannot be read right now, so this uses the holdings it last showed; if the holder is done, tell the leader.)");
+  });
+
   it("passes everything when nobody else holds anything", () => {
     expect(checkResourceGuard({ tool: "write", display: "src/api/a.ts", paths: ["src/api/a.ts"], holdings: [] })).toEqual({ ok: true });
+  });
+});
+
+describe("chooseHoldings", () => {
+  const bad = { ok: false as const, message: "roster /r/roster.json is not valid JSON" };
+
+  it("uses and remembers a valid roster's holdings", () => {
+    const c = chooseHoldings({ ok: true, roster }, "alice", undefined);
+    expect(c).toEqual({ holdings: othersHoldings(roster, "alice"), last: othersHoldings(roster, "alice"), fromLastKnown: false });
+  });
+
+  it("fails open with a note before any valid roster was seen", () => {
+    expect(chooseHoldings(bad, "alice", undefined)).toEqual({
+      holdings: [],
+      last: undefined,
+      fromLastKnown: false,
+      note: "[edit-guards] resource holdings not checked (fail open, the board still enforces claims): roster /r/roster.json is not valid JSON",
+    });
+  });
+
+  it("keeps the last valid holdings once one was seen (fails closed), with a note", () => {
+    const last: Holding[] = [{ holder: "bob", tag: "src/api", taskId: "t-3" }];
+    expect(chooseHoldings(bad, "alice", last)).toEqual({
+      holdings: last,
+      last,
+      fromLastKnown: true,
+      note: "[edit-guards] roster.json cannot be read, using the holdings it last showed: roster /r/roster.json is not valid JSON",
+    });
+  });
+
+  it("lets a valid roster replace the remembered holdings, also with none", () => {
+    const empty = { ...roster, teammates: roster.teammates.map((t) => ({ ...t, holds: [] })) };
+    expect(chooseHoldings({ ok: true, roster: empty }, "alice", [{ holder: "bob", tag: "x" }])).toEqual({ holdings: [], last: [], fromLastKnown: false });
   });
 });

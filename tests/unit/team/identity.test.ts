@@ -21,6 +21,12 @@ describe("readIdentity", () => {
     expect(readIdentity({ ...worker, PI_TEAMS_WORKTREE: "" })).not.toHaveProperty("worktree");
   });
 
+  it("reads PI_TEAMS_PROJECT into `project`; it is optional (an older leader does not set it)", () => {
+    expect(ENV.project).toBe("PI_TEAMS_PROJECT");
+    expect(readIdentity({ ...worker, PI_TEAMS_PROJECT: "/home/me/proj" })).toMatchObject({ role: "worker", project: "/home/me/proj" });
+    expect(readIdentity(worker)).not.toHaveProperty("project");
+  });
+
   it("throws naming a missing variable", () => {
     expect(() => readIdentity({ ...worker, [ENV.spawnId]: "" })).toThrow(/PI_TEAMS_SPAWN_ID is not set/);
   });

@@ -12,6 +12,7 @@ const base: SpawnPlanInput = {
   runtimeDir: "/rt",
   boardDir: "/board",
   leaderPid: 42,
+  project: "/home/me/proj",
 };
 
 /** The value after `flag` in `args`, or undefined when the flag is absent. */
@@ -49,7 +50,15 @@ describe("planSpawn", () => {
 
   it("sets the identity variables, and the worktree variable only for a worktree teammate", () => {
     const shared = planSpawn(base).env;
-    expect(shared).toMatchObject({ [ENV.role]: "worker", [ENV.name]: "alice", [ENV.spawnId]: "0123456789abcdef", [ENV.leaderPid]: "42" });
+    expect(shared).toEqual({
+      [ENV.role]: "worker",
+      [ENV.name]: "alice",
+      [ENV.spawnId]: "0123456789abcdef",
+      [ENV.runtimeDir]: "/rt",
+      [ENV.boardDir]: "/board",
+      [ENV.leaderPid]: "42",
+      [ENV.project]: "/home/me/proj", // every teammate is told the shared project (the leader's cwd)
+    });
     expect(shared[ENV.worktree]).toBeUndefined();
     expect(planSpawn({ ...base, worktree: "/wt/alice-01234567" }).env[ENV.worktree]).toBe("/wt/alice-01234567");
   });

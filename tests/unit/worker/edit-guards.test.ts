@@ -1,46 +1,19 @@
 /**
  * registerEditGuards on a fake `pi` (only `on`), with real temp files and a real roster.json:
  * parallel calls, path forms that must not escape the resource check, failing reads, the
- * fail-open roster rule and the fail-closed stale rule.
+ * roster rules (fail open before a valid roster, the last valid holdings after), the fail-closed
+ * stale rule and partial reads. Scope (team state, worktree teammates): edit-guards-scope.test.ts.
  */
-import { chmod, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { chmod, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { RosterFile } from "../../../src/mail/index.ts";
 import { registerEditGuards } from "../../../src/worker/edit-guards.ts";
-import { createFakePi, FakeFileTools } from "../../support/fake-pi.ts";
-import { useTempDirs } from "../store/tmp.ts";
+import { createFakePi } from "../../support/fake-pi.ts";
+import { roster, setupGuards } from "./guard-setup.ts";
 
-const tempDir = useTempDirs();
+const setup = setupGuards();
 
-const roster = (holds: { tag: string; taskId?: string }[], bobStatus: "working" | "stopped" = "working"): RosterFile => ({
-  v: 1,
-  updatedAt: 1,
-  teammates: [
-    { name: "alice", agent: "w", spawnId: "s-1", status: "working", tools: [] },
-    { name: "bob", agent: "w", spawnId: "s-2", status: bobStatus, tools: [], holds },
-  ],
-});
-
-async function setup(options: { roster?: RosterFile | string | null } = {}) {
-  const root = await tempDir();
-  const project = join(root, "project");
-  const runtimeDir = join(root, "runtime");
-  await mkdir(project, { recursive: true });
-  await mkdir(runtimeDir, { recursive: true });
-  const rosterPath = join(runtimeDir, "roster.json");
-  const r = options.roster === undefined ? roster([{ tag: "src/api", taskId: "t-3" }]) : options.roster;
-  if (r !== null) await writeFile(rosterPath, typeof r === "string" ? r : JSON.stringify(r));
-  const fake = createFakePi();
-  const notes: string[] = [];
-  const off = registerEditGuards(fake.pi, { name: "alice", runtimeDir }, { note: (l) => notes.push(l) });
-  const tools = new FakeFileTools(fake, project);
-  const put = async (path: string, text: string) => {
-    await mkdir(dirname(join(project, path)), { recursive: true });
-    await writeFile(join(project, path), text);
-  };
-  return { root, project, fake, tools, off, notes, put, rosterPath };
-}
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join("\n");
 
 describe("registerEditGuards: resource guard", () => {
   it("blocks every path form that lands under a held tag: relative, @, .., absolute, symlinked dir, dangling link", async () => {
@@ -89,7 +62,62 @@ describe("registerEditGuards: resource guard", () => {
   });
 });
 
+describe("registerEditGuards: the roster after a valid one", () => {
+  it("keeps the last valid holdings when roster.json turns invalid or missing (bash can still do that), saying so", async () => {
+    const t = await setup();
+    await t.put("src/api/auth.ts", "v1");
+    expect((await t.tools.edit("src/api/auth.ts", "v1", "v2")).blocked).toBe(true);
+    for (const broken of ["{", null]) {
+      if (broken === null) await rm(t.rosterPath);
+      else await writeFile(t.rosterPath, broken);
+      const out = await t.tools.edit("src/api/auth.ts", "v1", "v2");
+      expect(out.reason).toContain('which teammate "bob" holds for task t-3');
+      expect(out.reason).toContain("roster.json cannot be read right now, so this uses the holdings it last showed");
+    }
+    expect(t.notes.every((n) => n.startsWith("[edit-guards] roster.json cannot be read, using the holdings it last showed"))).toBe(true);
+    expect(await readFile(join(t.project, "src/api/auth.ts"), "utf8")).toBe("v1");
+  });
+
+  it("remembers the roster it found at registration, before any guarded call", async () => {
+    const t = await setup();
+    await t.off.ready;
+    await writeFile(t.rosterPath, "garbage");
+    expect((await t.tools.write("src/api/new.ts", "x")).blocked).toBe(true);
+  });
+});
+
 describe("registerEditGuards: stale-write guard", () => {
+  it("blocks a write after a read with offset or limit; a whole read then licenses it", async () => {
+    const t = await setup();
+    await t.put("notes.md", lines(30));
+    for (const input of [{ offset: 1, limit: 5 }, { offset: 10 }, { limit: 100 }]) {
+      await t.tools.run(await t.tools.prepare("read", { path: "notes.md", ...input }));
+      expect((await t.tools.write("notes.md", "x")).reason, JSON.stringify(input)).toContain("you have read only part of notes.md");
+    }
+    await t.tools.read("notes.md");
+    expect((await t.tools.write("notes.md", "x")).blocked).toBe(false);
+  });
+
+  it("blocks a write after a read Pi truncated (here: over 2000 lines), and after a first line over the byte limit", async () => {
+    const t = await setup();
+    await t.put("big.md", lines(3000));
+    await t.put("wide.md", "x".repeat(60 * 1024));
+    for (const path of ["big.md", "wide.md"]) {
+      await t.tools.read(path);
+      expect((await t.tools.write(path, "small")).reason, path).toContain(`you have read only part of ${path}`);
+    }
+    expect((await t.tools.edit("big.md", "line 2999", "line 2999 (edited)")).blocked).toBe(false);
+    expect((await t.tools.write("big.md", "after the edit")).blocked).toBe(false); // an edit records the whole file
+  });
+
+  it("a partial read of a file already seen whole keeps the write allowed", async () => {
+    const t = await setup();
+    await t.put("notes.md", lines(30));
+    await t.tools.read("notes.md");
+    await t.tools.run(await t.tools.prepare("read", { path: "notes.md", offset: 5, limit: 2 }));
+    expect((await t.tools.write("notes.md", "x")).blocked).toBe(false);
+  });
+
   it("handles a parallel batch: a write prepared beside the read of the same file is blocked, a later one passes", async () => {
     const t = await setup();
     await t.put("a.md", "old");
@@ -155,11 +183,13 @@ describe("registerEditGuards: stale-write guard", () => {
 });
 
 describe("registerEditGuards: registration", () => {
-  it("registers nothing for a worktree teammate", () => {
+  it("registers only the scope check (tool_call) for a worktree teammate", () => {
     const fake = createFakePi();
-    const off = registerEditGuards(fake.pi, { name: "alice", runtimeDir: "/nonexistent", worktree: "/w/alice" });
-    expect(["tool_call", "tool_result", "tool_execution_end"].map((e) => fake.handlers(e).length)).toEqual([0, 0, 0]);
+    const off = registerEditGuards(fake.pi, { name: "alice", runtimeDir: "/nonexistent", boardDir: "/nonexistent-b", worktree: "/w/alice" });
+    expect(["tool_call", "tool_result", "tool_execution_end"].map((e) => fake.handlers(e).length)).toEqual([1, 0, 0]);
     off();
+    off();
+    expect(fake.handlers("tool_call")).toHaveLength(0);
   });
 
   it("returns an idempotent function that removes every handler", async () => {
