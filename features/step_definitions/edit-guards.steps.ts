@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { After, Given, Then, When } from "@cucumber/cucumber";
 import type { RosterFile } from "../../src/mail/index.ts";
 import { registerEditGuards } from "../../src/worker/edit-guards.ts";
-import { createFakePi, FakeFileTools, type FakePi, type ToolOutcome } from "../../tests/support/fake-pi.ts";
+import { createFakePi, FakeFileTools, makeGuardDirs, type FakePi, type ToolOutcome } from "../../tests/support/fake-pi.ts";
 
 interface GuardScene {
   root: string;
@@ -63,12 +63,7 @@ After({ tags: "@edit-guards" }, async function () {
 
 Given("a shared project with teammates {string}", async function (names: string) {
   const root = await mkdtemp(join(tmpdir(), "feature-edit-guards-"));
-  const project = join(root, "project");
-  const runtimeDir = join(root, "runtime");
-  const boardDir = join(root, "board");
-  await mkdir(project, { recursive: true });
-  await mkdir(runtimeDir, { recursive: true });
-  await mkdir(join(boardDir, "claims"), { recursive: true });
+  const { project, runtimeDir, boardDir } = await makeGuardDirs(root);
   const teammates = names.split(",").map((n, i) => ({ name: n.trim(), agent: "worker", spawnId: `s-${i + 1}`, status: "working" as const, tools: ["read", "edit", "write"] }));
   const fake = createFakePi();
   const s: GuardScene = { root, project, runtimeDir, boardDir, roster: { v: 1, updatedAt: 1, teammates }, fake, tools: new FakeFileTools(fake, project), outcomes: [] };

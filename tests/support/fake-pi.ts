@@ -9,7 +9,7 @@
  * For unit tests and features of the edit guards; no pi process.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { truncateHead, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 type Handler = (event: Record<string, unknown>, ctx: { cwd: string }) => unknown;
@@ -145,4 +145,13 @@ function readLines(content: string, offset: unknown, limit: unknown): { text: st
   const end = typeof limit === "number" ? Math.min(start + limit, lines.length) : lines.length;
   const truncation = truncateHead(lines.slice(start, end).join("\n"));
   return truncation.truncated ? { text: truncation.content, details: { truncation } } : { text: truncation.content };
+}
+
+/** The three dirs a guarded teammate sees, made under `root`: the project, the runtime dir and the board dir (with `claims/`). */
+export async function makeGuardDirs(root: string): Promise<{ project: string; runtimeDir: string; boardDir: string }> {
+  const dirs = { project: join(root, "project"), runtimeDir: join(root, "runtime"), boardDir: join(root, "board") };
+  await mkdir(dirs.project, { recursive: true });
+  await mkdir(dirs.runtimeDir, { recursive: true });
+  await mkdir(join(dirs.boardDir, "claims"), { recursive: true });
+  return dirs;
 }

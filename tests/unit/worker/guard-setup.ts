@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { RosterFile } from "../../../src/mail/index.ts";
 import { registerEditGuards } from "../../../src/worker/edit-guards.ts";
-import { createFakePi, FakeFileTools } from "../../support/fake-pi.ts";
+import { createFakePi, FakeFileTools, makeGuardDirs } from "../../support/fake-pi.ts";
 import { useTempDirs } from "../store/tmp.ts";
 
 export const roster = (holds: { tag: string; taskId?: string }[], bobStatus: "working" | "stopped" = "working"): RosterFile => ({
@@ -21,12 +21,7 @@ export const roster = (holds: { tag: string; taskId?: string }[], bobStatus: "wo
 
 async function setup(tempDir: () => Promise<string>, options: { roster?: RosterFile | string | null } = {}) {
   const root = await tempDir();
-  const project = join(root, "project");
-  const runtimeDir = join(root, "runtime");
-  const boardDir = join(root, "board");
-  await mkdir(project, { recursive: true });
-  await mkdir(runtimeDir, { recursive: true });
-  await mkdir(join(boardDir, "claims"), { recursive: true });
+  const { project, runtimeDir, boardDir } = await makeGuardDirs(root);
   const rosterPath = join(runtimeDir, "roster.json");
   const r = options.roster === undefined ? roster([{ tag: "src/api", taskId: "t-3" }]) : options.roster;
   if (r !== null) await writeFile(rosterPath, typeof r === "string" ? r : JSON.stringify(r));
