@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
-import { checkHandoff, handoffKickoff, HANDOFF_REPORTS, type HandoffFacts } from "../../src/team/handoff.ts";
+import { checkHandoff, handoffDelivery, handoffKickoff, HANDOFF_REPORTS, type HandoffFacts } from "../../src/team/handoff.ts";
 
 interface HandoffWorld {
   members: Array<{ name: string; living: boolean }>;
@@ -8,6 +8,7 @@ interface HandoffWorld {
   last?: string;
   refusal?: string;
   kickoff?: string;
+  delivery?: "kickoff" | "mail";
 }
 
 function state(world: object): HandoffWorld {
@@ -29,12 +30,18 @@ Given("a living teammate {string}", function (name: string) {
 Given("a stopped teammate {string}", function (name: string) {
   const s = state(this);
   s.members.push({ name, living: false });
-  s.facts.set(name.toLowerCase(), { name, agent: "porter", claims: [], reports: [] });
+  s.facts.set(name.toLowerCase(), { name, agent: "porter", assignmentOpen: false, claims: [], reports: [] });
   s.last = name.toLowerCase();
 });
 
 Given("its latest assignment was {string}", function (text: string) {
-  facts(state(this)).assignment = text;
+  const f = facts(state(this));
+  f.assignment = text;
+  f.assignmentOpen = true;
+});
+
+Given("it finished that assignment", function () {
+  facts(state(this)).assignmentOpen = false;
 });
 
 Given("it held board task {string} {string} when it stopped", function (id: string, subject: string) {
@@ -59,7 +66,9 @@ function spawn(world: object, from: string, successor: { prompt?: string; worktr
     s.refusal = check.message;
     return;
   }
-  s.kickoff = handoffKickoff(s.facts.get(from.toLowerCase())!, successor);
+  const f = s.facts.get(from.toLowerCase())!;
+  s.kickoff = handoffKickoff(f, successor);
+  s.delivery = handoffDelivery(f, successor.prompt);
 }
 
 When("a successor is spawned with handoffFrom {string}", function (from: string) {
@@ -104,4 +113,12 @@ Then("the kickoff ends with {string}", function (text: string) {
 
 Given("its worktree was left in place at {string}", function (dir: string) {
   facts(state(this)).leftAt = dir;
+});
+
+Then("the handoff goes as a kickoff", function () {
+  assert.equal(state(this).delivery, "kickoff");
+});
+
+Then("the handoff goes as mail at its first wake", function () {
+  assert.equal(state(this).delivery, "mail");
 });

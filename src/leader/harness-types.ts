@@ -120,6 +120,8 @@ export interface SpawnResult {
   /** Its own worktree (R20). */
   worktree?: { dir: string; branch: string; base: string };
   handoffFrom?: string;
+  /** `mail`: the handoff went to its inbox (the board is open to it), not as a kickoff. */
+  handoffAs?: "mail";
   /** The file an inline definition was written to (`persist`). */
   persisted?: string;
 }

@@ -177,7 +177,7 @@ export class LeaderHarness implements TeamActivity {
     const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now());
     let reopened: string | undefined;
     if (req.reopen) {
-      m.assignment = req.message;
+      m.assign(req.message);
       this.#team.hook(() => (reopened = this.#o.onReopen?.(m)), m);
     }
     const result = this.#team.leaderResult(m, id);

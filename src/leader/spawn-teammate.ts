@@ -4,9 +4,10 @@ import { persistDefinition } from "../agents/persist.ts";
 import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
 import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
+import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
 import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
 import { spawnPiChild } from "../process/index.ts";
-import { checkHandoff, handoffKickoff } from "../team/handoff.ts";
+import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
 import { checkModel, resolveTeammateModel, type TeammateModelChoice as ModelChoice } from "../team/model-choice.ts";
 import { validateTeammateName } from "../team/names.ts";
@@ -89,10 +90,12 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     log: layout.log(req.name),
     ...team.mail.of(req.name),
   });
-  const kickoff = r.predecessor
-    ? handoffKickoff(r.predecessor.handoffFacts(), { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree })
-    : req.prompt;
-  if (kickoff) m.assignment = kickoff;
+  const facts = r.predecessor?.handoffFacts();
+  const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree }) : undefined;
+  // A handoff without an open assignment goes as mail, so the board stays open to the successor.
+  const handoffMail = facts && handoffDelivery(facts, req.prompt) === "mail" ? handoff : undefined;
+  const kickoff = handoffMail ? undefined : (handoff ?? req.prompt);
+  if (kickoff) m.assign(kickoff);
   team.members.set(req.name.toLowerCase(), m);
   try {
     await prepare(d, m, r);
@@ -140,7 +143,9 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   try {
     await proc.waitReady(o.readyTimeoutMs);
     const sent = kickoff ? team.kickoffSent(m) : undefined;
-    await team.enqueue(m, () => [{ type: "ready", ...(kickoff ? { kickoff } : {}) }]);
+    // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.
+    const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.now())] }] : [];
+    await team.enqueue(m, () => [...mail, { type: "ready", ...(kickoff ? { kickoff } : {}) }]);
     if (m.status === "stopped") team.releaseKickoff(m); // stopped before ready: no kickoff went out
     const error = await sent;
     if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
@@ -161,6 +166,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     tools: m.tools,
     model: describeModel(r.choice),
     kickoff: Boolean(kickoff),
+    ...(handoffMail ? { handoffAs: "mail" as const } : {}),
     log: proc.stderrLogPath,
     ...(m.worktree ? { worktree: { dir: m.worktree.dir, branch: m.worktree.branch, base: m.worktree.base } } : {}),
     ...(r.predecessor ? { handoffFrom: r.predecessor.name } : {}),

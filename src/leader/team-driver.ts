@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { TeamError } from "../errors.ts";
-import { appendInboxRecord } from "../mail/index.ts";
+import { appendInboxRecord, type InboxRecord } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import { transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
@@ -147,13 +147,7 @@ export class TeamDriver implements TeamActivity {
         this.#resolveWait(e.id, e.result);
         break;
       case "queue_leader_message":
-        void appendInboxRecord(this.#o.layout.inbox(m.name), e.record)
-          .then(() => {
-            this.note(`leader → ${m.name}: queued`, m);
-            if (m.living) void this.enqueue(m, async () => [{ type: "mail", records: await this.mail.read(m.inbox) }]);
-          })
-          .catch((error: unknown) => this.note(`leader → ${m.name}: inbox write failed: ${String(error)}`, m))
-          .finally(() => this.#resolveWait(e.id, "queued"));
+        void this.#queue(m, e.record).finally(() => this.#resolveWait(e.id, "queued"));
         break;
       case "mail_delivered":
         this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
@@ -179,6 +173,16 @@ export class TeamDriver implements TeamActivity {
         throw new TeamError("illegal_transition", `unknown teammate effect ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** Appends a leader message to `m`'s inbox, then reads it like any mail. Never rejects. */
+  #queue(m: Member, record: InboxRecord): Promise<void> {
+    return appendInboxRecord(this.#o.layout.inbox(m.name), record)
+      .then(() => {
+        this.note(`leader → ${m.name}: queued`, m);
+        if (m.living) void this.enqueue(m, async () => [{ type: "mail", records: await this.mail.read(m.inbox) }]);
+      })
+      .catch((error: unknown) => this.note(`leader → ${m.name}: inbox write failed: ${String(error)}`, m));
   }
 
   /**

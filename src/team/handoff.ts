@@ -15,6 +15,8 @@ export interface HandoffFacts {
   agent: string;
   /** Its latest direct assignment: the kickoff, or the last `reopen` message. */
   assignment?: string;
+  /** True while that assignment was open (no terminal report yet) when it stopped. */
+  assignmentOpen: boolean;
   /** Board tasks it held when it stopped; released by the stop, never transferred. */
   claims: Array<{ id: string; subject: string }>;
   /** Its latest leader reports, oldest first. */
@@ -50,19 +52,35 @@ export function checkHandoff(from: string, members: readonly HandoffCandidate[])
 }
 
 /**
- * The successor's kickoff (R16): the predecessor's latest assignment, the board tasks it held
- * (named, and said to be released: the successor must claim them again with task_claim), its
- * latest reports and its kept branch (a worktree successor starts on it), then the leader's
- * own `prompt` when given. Pure.
+ * How the successor gets its handoff (R15, R16, R49): as a kickoff (a direct assignment) when
+ * the leader gave a `prompt` or the predecessor's own assignment was still open; otherwise as
+ * a message from the leader at its first wake, which leaves the board open to it, so it can
+ * claim the tasks the predecessor held (a direct assignment would shut it out of the board). Pure.
+ */
+export function handoffDelivery(facts: HandoffFacts, prompt: string | undefined): "kickoff" | "mail" {
+  return prompt?.trim() || facts.assignmentOpen ? "kickoff" : "mail";
+}
+
+/**
+ * The successor's handoff text (R16): the predecessor's latest assignment, the board tasks it
+ * held (named, and said to be released: never transferred), its latest reports and its kept
+ * branch (a worktree successor starts on it), then the leader's own `prompt` when given. With
+ * the board open to the successor (`handoffDelivery` "mail") it is told to claim those tasks
+ * itself; with a direct assignment, that they stay on the board until the leader reopens it. Pure.
  */
 export function handoffKickoff(facts: HandoffFacts, successor: { prompt?: string; worktree: boolean }): string {
   const { prompt } = successor;
+  const boardOpen = handoffDelivery(facts, prompt) === "mail";
   const lines = [`You take over from @${facts.name} (agent ${facts.agent}), which has stopped.`];
-  lines.push("", "Its latest assignment:", facts.assignment?.trim() ? indent(facts.assignment.trim()) : "  (none: it worked only on board tasks or was idle)");
+  const assignment = facts.assignment?.trim();
+  const state = facts.assignmentOpen ? "unfinished" : "finished: it sent its terminal report";
+  lines.push("", assignment ? `Its latest assignment (${state}):` : "Its latest assignment:", assignment ? indent(assignment) : "  (none: it worked only on board tasks or was idle)");
   if (facts.claims.length > 0) {
     lines.push("", "Board tasks it held when it stopped (they went back to the board; nothing was transferred to you):");
     for (const c of facts.claims) lines.push(`  - \`${c.id}\`: ${c.subject}`);
-    lines.push("To continue one, claim it yourself with task_claim (it may have been claimed by another teammate since).");
+    lines.push(boardOpen
+      ? "To continue one, claim it yourself with task_claim (it may have been claimed by another teammate since)."
+      : "You have a direct assignment (below), so you cannot claim board tasks now; they stay on the board for other teammates until the leader reopens you for board work.");
   }
   const reports = facts.reports.slice(-HANDOFF_REPORTS);
   if (reports.length > 0) {
@@ -77,7 +95,8 @@ export function handoffKickoff(facts: HandoffFacts, successor: { prompt?: string
   }
   if (facts.leftAt) lines.push("", `Its worktree could not be cleaned up and is still at ${facts.leftAt}: part of its work may be only there (read it from there; do not delete it).`);
   if (prompt?.trim()) lines.push("", "The leader's assignment for you:", indent(prompt.trim()));
-  else lines.push("", "Continue its assignment where it left off, and report to the leader as it would have.");
+  else if (facts.assignmentOpen) lines.push("", "Continue its assignment where it left off, and report to the leader as it would have.");
+  else lines.push("", "Continue its work: claim the board tasks above that fit your role, and report to the leader as it would have.");
   return lines.join("\n");
 }
 

@@ -40,6 +40,8 @@ export class Member {
   leftAt: string | undefined;
   /** Its latest direct assignment: the kickoff or the last `reopen` message (R16). */
   assignment: string | undefined;
+  /** That assignment has had no terminal report yet. */
+  assignmentOpen = false;
   /** Its latest leader reports, oldest first, at most `HANDOFF_REPORTS` (R16). */
   readonly reports: Array<{ status: string; body: string }> = [];
   /** Board tasks it held when it went away, named for a successor (never transferred). */
@@ -87,8 +89,15 @@ export class Member {
     return this.worktree?.cwd ?? leaderCwd;
   }
 
-  /** Keeps one leader report for a successor's handoff (the latest few only). */
+  /** Records a new direct assignment (a kickoff or a `reopen` message), open until its terminal report. */
+  assign(text: string): void {
+    this.assignment = text;
+    this.assignmentOpen = true;
+  }
+
+  /** Keeps one leader report for a successor's handoff (the latest few only); a terminal one closes the assignment. */
   noteReport(status: string, body: string): void {
+    if (status === "completed" || status === "failed") this.assignmentOpen = false;
     this.reports.push({ status, body });
     if (this.reports.length > HANDOFF_REPORTS) this.reports.splice(0, this.reports.length - HANDOFF_REPORTS);
   }
@@ -99,6 +108,7 @@ export class Member {
       name: this.name,
       agent: this.agent.name,
       ...(this.assignment !== undefined ? { assignment: this.assignment } : {}),
+      assignmentOpen: this.assignmentOpen,
       claims: this.claimsAtStop,
       reports: [...this.reports],
       ...(this.kept ? { branch: this.kept } : {}),
