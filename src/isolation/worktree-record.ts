@@ -32,6 +32,7 @@ export const WorktreeRecordSchema = Type.Object({
   /** When the worktree was prepared, ISO 8601. */
   createdAt: Type.String(),
 });
+/** A record that passed {@link WorktreeRecordSchema}. */
 export type WorktreeRecord = Static<typeof WorktreeRecordSchema>;
 
 /**

@@ -46,7 +46,8 @@ interface Resolved {
  * the tool grant and the pinned model. Then the teammate is registered, an inline role is
  * registered or written, its worktree is made (`worktree: true`), and its pi is started. A
  * failure after the worktree exists removes the worktree and its empty branch.
- * @throws TeamError `invalid_input`, `limit_reached`, `illegal_transition`, `child_exited`.
+ * @throws TeamError `invalid_input`, `limit_reached`, `illegal_transition`, `child_exited`, and
+ *   `io_error` when git or the definition file write fails.
  */
 export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<SpawnResult> {
   const { o, team } = d;

@@ -41,7 +41,7 @@ export class TeamSession {
   readonly notes: NoteLog;
   /** The board's key and path, for tool results. */
   readonly boardLabel: string;
-  /** The session's team default model (R6): set by `/agent-teams model`, later by the console. */
+  /** The session's team default model (R6), set by `/agent-teams model`. */
   readonly teamModel = new TeamModelSetting();
   /** Problems with PI_TEAMMATE_* variables, for the user. */
   readonly warnings: string[];
@@ -110,8 +110,8 @@ export class TeamSession {
       // Reviewers run on the team default model when one is set, else on the leader's.
       teamModel: () => this.teamModel.get() ?? o.leaderModel(),
       trusted: o.trusted,
-      // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       onChange: () => this.harness.rosterChanged(),
+      // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       note,
       paceMs: pace.paceMs,

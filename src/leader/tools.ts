@@ -12,7 +12,7 @@ const InlineDefinition = Type.Object({
   description: Type.Optional(Type.String({ description: "One line: what the role is for." })),
   tools: Type.Optional(Type.Union([Type.Array(Type.String()), Type.String()], { description: 'Pi tools of the role, e.g. "read,grep,find,ls" (team tools are added).' })),
   model: Type.Optional(Type.String({ description: '"provider/id" or "inherit"; omit for the team default.' })),
-  verify: Type.Optional(Type.String({ description: "Default review prompt for its board submissions." })),
+  verify: Type.Optional(Type.String({ description: "Default acceptance criteria a reviewer checks for the board tasks it submits." })),
   worktree: Type.Optional(Type.Boolean({ description: "true: its own git worktree and branch." })),
   prompt: Type.String({ description: "The role prompt (the body of a definition file)." }),
   persist: Type.Optional(Type.Union([Type.Literal("project"), Type.Literal("project-local")], { description: "Only when the user asks: write it to .pi/agents/<agent>.md (project) or <agent>.local.md (project-local)." })),

@@ -1,6 +1,6 @@
 /**
  * What the leader hears about a worktree capture (R20, R30, L23): the `worktree_kept` event body
- * and the console note. Pure: no I/O.
+ * and the harness-log note. Pure: no I/O.
  *
  * Rule: the leader gets an event whenever the capture found anything — work on the teammate's
  * branch, work on other branches (a rescue branch, the branch the teammate checked out), a capture
@@ -49,7 +49,7 @@ export function worktreeKeptText(subject: string, cap: WorktreeCapture): string 
   return lines.join("\n");
 }
 
-/** The one-line console note of a capture; carries every note of the capture. */
+/** The one-line harness-log note of a capture; carries every note of the capture. */
 export function captureNote(cap: WorktreeCapture): string {
   const notes = cap.notes.length > 0 ? ` Notes: ${cap.notes.join(" ")}` : "";
   if (!captureHasNews(cap)) {

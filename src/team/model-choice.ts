@@ -164,7 +164,7 @@ export function parseTeamModelSetting(text: string): TeamModelParse {
  * The session-wide teammate model (R6 rule 3), used for roles without a `model` field (and for
  * `inherit` when the leader has no model). One instance per leader session; nothing is persisted
  * and there is no module-level state. {@link TeamModelSetting.set} is the one way to change it
- * (the `/agent-teams model` command and the console picker both call it).
+ * (the `/agent-teams model` command calls it; a console would too).
  */
 export class TeamModelSetting {
   #model: ModelRef | undefined;
