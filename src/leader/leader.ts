@@ -101,7 +101,7 @@ export function registerLeader(pi: ExtensionAPI): void {
   };
   pi.on("session_shutdown", async (event, ctx) => {
     const { stopped, kept } = await stopTeam();
-    if (kept.length > 0) ctx.ui.notify(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`, "info");
+    if (kept.length > 0) tellKept(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`, event.reason, ctx);
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
     if (unsaid) ctx.ui.notify(unsaid, "warning");
@@ -123,4 +123,15 @@ export function registerLeader(pi: ExtensionAPI): void {
     const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
     return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)", rolesReference: agentRolesReferencePath(PACKAGE_DIR) })}` };
   });
+}
+
+/**
+ * Tells the user where the stopped worktree teammates' work is. A notice in the TUI is gone with
+ * the screen at quit, so there the text goes to stderr once Pi has restored the terminal (at
+ * process exit); print and json modes have no UI to notify and get stderr now.
+ */
+function tellKept(text: string, reason: string, ctx: ExtensionContext): void {
+  if (ctx.mode === "tui" && reason === "quit") process.once("exit", () => process.stderr.write(`${text}\n`));
+  else if (ctx.mode === "print" || ctx.mode === "json") process.stderr.write(`${text}\n`);
+  else ctx.ui.notify(text, "info");
 }

@@ -5,52 +5,21 @@
  * after Pi's "Reloaded ..." rebuild of the chat, and the leader's next request carries the
  * `teammates_stopped` harness event. Skipped where tmux is missing.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionKey } from "../../src/store/layout.ts";
-import { agentFile, PACKAGE_DIR, writeAgents } from "../support/leader.ts";
+import { agentFile, writeAgents } from "../support/leader.ts";
 import { createPiEnv, type PiEnv } from "../support/pi-env.ts";
 import { startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
 import { isAlive, readRoster, waitUntil } from "../support/team.ts";
+import { HAS_TMUX, leaderScript, startTmux } from "../support/tmux.ts";
 
-const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await cleanup?.();
   cleanup = undefined;
 });
-
-/** A private tmux server (own socket, so nobody else's sessions are touched) running `script`. */
-function startTmux(script: string): { screen(): string; type(keys: string): void; kill(): void } {
-  const socket = `prt-${process.pid}-${randomBytes(3).toString("hex")}`;
-  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-  tmux("new-session", "-d", "-s", "leader", "-x", "200", "-y", "50", script);
-  return {
-    screen: () => tmux("capture-pane", "-p", "-J", "-t", "leader"),
-    type: (keys) => void tmux("send-keys", "-t", "leader", keys, "Enter"),
-    kill: () => {
-      try {
-        tmux("kill-server");
-      } catch {
-        // already gone
-      }
-    },
-  };
-}
-
-/** A shell script that starts the leader TUI in `env` (stderr to a file: it would garble the screen). */
-async function leaderScript(env: PiEnv): Promise<string> {
-  const path = join(env.root, "leader.sh");
-  const exports = Object.entries(env.env).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
-  const cmd = [env.nodePath, env.piCli, "-a", "--no-extensions", "-e", PACKAGE_DIR, "--no-session"].map((a) => JSON.stringify(a)).join(" ");
-  await writeFile(path, ["#!/bin/sh", ...exports, `cd ${JSON.stringify(env.cwd)}`, `exec ${cmd} 2>>${JSON.stringify(join(env.root, "leader.log"))}`, ""].join("\n"));
-  await chmod(path, 0o700);
-  return path;
-}
 
 describe.skipIf(!HAS_TMUX)("/reload in the TUI", () => {
   it("stops the teammate, warns on screen and tells the leader's next turn", async () => {

@@ -1,0 +1,58 @@
+/**
+ * Issue 7 on the real pi TUI, driven in tmux: a worktree teammate's work is kept on its branch
+ * when the user quits, and the user is told so. At quit the leader's model gets no more turns and
+ * a Pi notice would vanish with the screen, so the kept branch and its `git diff` command are
+ * printed once Pi has restored the terminal. Skipped where tmux is missing.
+ */
+import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentFile, writeAgents } from "../support/leader.ts";
+import { createPiEnv, type PiEnv } from "../support/pi-env.ts";
+import { startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { waitUntil } from "../support/team.ts";
+import { HAS_TMUX, leaderScript, startTmux } from "../support/tmux.ts";
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+describe.skipIf(!HAS_TMUX)("/quit in the TUI", () => {
+  it("commits the worktree teammate's work onto its kept branch and prints the branch after the TUI is gone", async () => {
+    let model: ScriptedModel | undefined;
+    let env: PiEnv | undefined;
+    let tui: ReturnType<typeof startTmux> | undefined;
+    cleanup = async () => {
+      tui?.kill();
+      await model?.close();
+      await env?.cleanup();
+    };
+    model = await startScriptedModel({
+      handler: (c) => {
+        if (c.agent === "leader") {
+          const spawn = c.toolResults.length === 0 && c.lastUser === "SPAWN";
+          return spawn ? { toolCalls: [{ name: "teammate_spawn", arguments: { name: "wt", agent: "builder", prompt: "Write new.txt." } }] } : { text: "Noted." };
+        }
+        return c.toolResults.length === 0 ? { toolCalls: [{ name: "write", arguments: { path: "new.txt", content: "kept at quit\n" } }] } : { text: "written" };
+      },
+    });
+    env = await createPiEnv({ model });
+    await writeAgents(env, { "builder.md": agentFile("builder", "You build.", { tools: "read, write", worktree: "true" }) });
+    tui = startTmux(await leaderScript(env, { stderr: "terminal" }));
+    const t = tui;
+    const m = model;
+    await waitUntil("the TUI to show the model", () => t.screen().includes("scripted-1"), 30_000);
+    t.type("SPAWN");
+    await waitUntil("wt to write its file and the leader's turn to end", () => m.callsOf("wt").length >= 2 && t.screen().includes("Noted."), 30_000);
+    t.type("/quit");
+    await waitUntil("pi to exit and print the kept branch", () => t.screen().includes("work kept on branches"), 30_000);
+    const screen = t.screen();
+    const line = /@wt: git diff ([0-9a-f]{40})\.\.(pi-team\/wt-[0-9a-f]{8})/.exec(screen);
+    expect(line, screen).not.toBeNull();
+    const [, base, branch] = line!;
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: env!.cwd, encoding: "utf8" });
+    expect(git("show", `${branch}:new.txt`)).toBe("kept at quit\n");
+    expect(git("diff", "--name-only", `${base}..${branch}`).trim()).toBe("new.txt");
+  });
+});

@@ -1,0 +1,46 @@
+/** The real pi TUI in a private tmux server, for tests of what the user sees (send-keys, capture-pane). */
+import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmod, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { PACKAGE_DIR } from "./leader.ts";
+import type { PiEnv } from "./pi-env.ts";
+
+/** Whether tmux runs here (TUI tests are skipped, with vitest's skip reason, where it does not). */
+export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
+
+/**
+ * A private tmux server (own socket, so nobody else's sessions are touched) running `script`.
+ * The pane stays after the script exits, so a test can read what was printed at exit.
+ */
+export function startTmux(script: string): { screen(): string; type(keys: string): void; kill(): void } {
+  const socket = `prt-${process.pid}-${randomBytes(3).toString("hex")}`;
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  tmux("new-session", "-d", "-s", "leader", "-x", "200", "-y", "50", script);
+  tmux("set-option", "-t", "leader", "remain-on-exit", "on"); // what pi printed last stays readable
+  return {
+    screen: () => tmux("capture-pane", "-p", "-J", "-t", "leader"),
+    type: (keys) => void tmux("send-keys", "-t", "leader", keys, "Enter"),
+    kill: () => {
+      try {
+        tmux("kill-server");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/**
+ * A shell script that starts the leader TUI in `env`. Its stderr goes to `<root>/leader.log` (it
+ * would garble the screen), or with `stderr: "terminal"` to the pane, for what Pi prints at exit.
+ */
+export async function leaderScript(env: PiEnv, opts: { stderr?: "log" | "terminal" } = {}): Promise<string> {
+  const path = join(env.root, "leader.sh");
+  const exports = Object.entries(env.env).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
+  const cmd = [env.nodePath, env.piCli, "-a", "--no-extensions", "-e", PACKAGE_DIR, "--no-session"].map((a) => JSON.stringify(a)).join(" ");
+  await writeFile(path, ["#!/bin/sh", ...exports, `cd ${JSON.stringify(env.cwd)}`, `exec ${cmd}${opts.stderr === "terminal" ? "" : ` 2>>${JSON.stringify(join(env.root, "leader.log"))}`}`, ""].join("\n"));
+  await chmod(path, 0o700);
+  return path;
+}
+
