@@ -109,7 +109,10 @@ export function registerLeader(pi: ExtensionAPI): void {
   // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
   registerHeadless(pi, {
     activities: () => (session ? [session.harness, session.board] : []),
-    stopTeam: () => stopTeam().then(() => undefined, () => undefined),
+    // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
+    stopTeam: () => stopTeam().then(({ kept }) => {
+      if (kept.length > 0) process.stderr.write(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}\n`);
+    }, () => undefined),
   });
 
   pi.on("before_agent_start", async (event) => {
