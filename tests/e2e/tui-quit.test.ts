@@ -6,29 +6,19 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentFile, writeAgents } from "../support/leader.ts";
-import { createPiEnv, type PiEnv } from "../support/pi-env.ts";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { agentFile } from "../support/leader.ts";
 import { waitUntil } from "../support/team.ts";
-import { HAS_TMUX, leaderScript, startTmux } from "../support/tmux.ts";
+import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
-let cleanup: (() => Promise<void>) | undefined;
+let team: TuiTeam | undefined;
 afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
+  await team?.stop();
+  team = undefined;
 });
 
 describe.skipIf(!HAS_TMUX)("/quit in the TUI", () => {
   it("commits the worktree teammate's work onto its kept branch and prints the branch after the TUI is gone", async () => {
-    let model: ScriptedModel | undefined;
-    let env: PiEnv | undefined;
-    let tui: ReturnType<typeof startTmux> | undefined;
-    cleanup = async () => {
-      tui?.kill();
-      await model?.close();
-      await env?.cleanup();
-    };
-    model = await startScriptedModel({
+    team = await startTuiTeam({
       handler: (c) => {
         if (c.agent === "leader") {
           const spawn = c.toolResults.length === 0 && c.lastUser === "SPAWN";
@@ -36,12 +26,10 @@ describe.skipIf(!HAS_TMUX)("/quit in the TUI", () => {
         }
         return c.toolResults.length === 0 ? { toolCalls: [{ name: "write", arguments: { path: "new.txt", content: "kept at quit\n" } }] } : { text: "written" };
       },
+      agents: { "builder.md": agentFile("builder", "You build.", { tools: "read, write", worktree: "true" }) },
+      stderr: "terminal",
     });
-    env = await createPiEnv({ model });
-    await writeAgents(env, { "builder.md": agentFile("builder", "You build.", { tools: "read, write", worktree: "true" }) });
-    tui = startTmux(await leaderScript(env, { stderr: "terminal" }));
-    const t = tui;
-    const m = model;
+    const { tui: t, model: m, env } = team;
     await waitUntil("the TUI to show the model", () => t.screen().includes("scripted-1"), 30_000);
     t.type("SPAWN");
     await waitUntil("wt to write its file and the leader's turn to end", () => m.callsOf("wt").length >= 2 && t.screen().includes("Noted."), 30_000);
@@ -51,7 +39,7 @@ describe.skipIf(!HAS_TMUX)("/quit in the TUI", () => {
     const line = /@wt: git diff ([0-9a-f]{40})\.\.(pi-team\/wt-[0-9a-f]{8})/.exec(screen);
     expect(line, screen).not.toBeNull();
     const [, base, branch] = line!;
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: env!.cwd, encoding: "utf8" });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: env.cwd, encoding: "utf8" });
     expect(git("show", `${branch}:new.txt`)).toBe("kept at quit\n");
     expect(git("diff", "--name-only", `${base}..${branch}`).trim()).toBe("new.txt");
   });

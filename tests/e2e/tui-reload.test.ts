@@ -8,41 +8,29 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionKey } from "../../src/store/layout.ts";
-import { agentFile, writeAgents } from "../support/leader.ts";
-import { createPiEnv, type PiEnv } from "../support/pi-env.ts";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model.ts";
+import { agentFile } from "../support/leader.ts";
 import { isAlive, readRoster, waitUntil } from "../support/team.ts";
-import { HAS_TMUX, leaderScript, startTmux } from "../support/tmux.ts";
+import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
-
-let cleanup: (() => Promise<void>) | undefined;
+let team: TuiTeam | undefined;
 afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
+  await team?.stop();
+  team = undefined;
 });
 
 describe.skipIf(!HAS_TMUX)("/reload in the TUI", () => {
   it("stops the teammate, warns on screen and tells the leader's next turn", async () => {
-    let model: ScriptedModel | undefined;
-    let env: PiEnv | undefined;
-    let tui: ReturnType<typeof startTmux> | undefined;
-    cleanup = async () => {
-      tui?.kill();
-      await model?.close();
-      await env?.cleanup();
-    };
-    model = await startScriptedModel({
+    team = await startTuiTeam({
       handler: (c) =>
         c.agent === "leader" && c.toolResults.length === 0 && c.lastUser === "SPAWN"
           ? { toolCalls: [{ name: "teammate_spawn", arguments: { name: "alice", agent: "worker" } }] }
           : { text: "Spawn noted." },
+      agents: { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) },
     });
-    env = await createPiEnv({ model });
-    await writeAgents(env, { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) });
+    const { env } = team;
     const runtimeDir = join(env.agentDir, "teammate", sessionKey(undefined, env.cwd));
-    tui = startTmux(await leaderScript(env));
-    const t = tui;
-    const m = model;
+    const t = team.tui;
+    const m = team.model;
     const screenHas = (text: string) => t.screen().includes(text);
 
     await waitUntil("the TUI to show the model", () => screenHas("scripted-1"), 30_000);

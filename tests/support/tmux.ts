@@ -3,8 +3,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PACKAGE_DIR } from "./leader.ts";
-import type { PiEnv } from "./pi-env.ts";
+import { PACKAGE_DIR, writeAgents } from "./leader.ts";
+import { createPiEnv, type PiEnv } from "./pi-env.ts";
+import { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from "./scripted-model.ts";
 
 /** Whether tmux runs here (TUI tests are skipped, with vitest's skip reason, where it does not). */
 export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
@@ -44,3 +45,29 @@ export async function leaderScript(env: PiEnv, opts: { stderr?: "log" | "termina
   return path;
 }
 
+
+/** A scripted model, an isolated env with agent files, and the leader TUI running in tmux. */
+export interface TuiTeam {
+  model: ScriptedModel;
+  env: PiEnv;
+  tui: ReturnType<typeof startTmux>;
+  /** Kills the tmux server, closes the model and removes the env. */
+  stop(): Promise<void>;
+}
+
+/** Starts a `TuiTeam`; `stderr` as in `leaderScript`. Cleans up what it made if a step fails. */
+export async function startTuiTeam(o: { handler: NonNullable<ScriptedModelOptions["handler"]>; agents: Record<string, string>; stderr?: "log" | "terminal" }): Promise<TuiTeam> {
+  const model = await startScriptedModel({ handler: o.handler });
+  let env: PiEnv | undefined;
+  try {
+    env = await createPiEnv({ model });
+    await writeAgents(env, o.agents);
+    const tui = startTmux(await leaderScript(env, o.stderr ? { stderr: o.stderr } : {}));
+    const made = env;
+    return { model, env, tui, stop: async () => { tui.kill(); await model.close(); await made.cleanup(); } };
+  } catch (error) {
+    await model.close();
+    await env?.cleanup();
+    throw error;
+  }
+}
