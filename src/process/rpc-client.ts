@@ -3,7 +3,7 @@
  * style practices 7, 10, 15). Transport only: it does not spawn, signal or stop processes
  * (spawner.ts owns the process and calls `close()` when the child's `close` event fires).
  */
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { TeamError } from "../errors.ts";
 import { ChildExitedError, RpcCommandError, describeExit, withStderr, type ChildExit } from "./child-errors.ts";
 import { attachJsonlReader, serializeJsonLine } from "./jsonl.ts";
@@ -11,31 +11,12 @@ import { Listeners } from "./listeners.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { parseResponseData } from "./rpc-response-data.ts";
 import { parseRpcLine, violation } from "./rpc-parse.ts";
-import type { ProtocolViolation, RpcCommand, RpcEvent, RpcResponse, RpcResponseData, RpcUiRequest } from "./rpc-types.ts";
-import { UI_DIALOG_METHODS } from "./rpc-types.ts";
+import { UI_DIALOG_METHODS, type ProtocolViolation, type RpcCommand, type RpcEvent, type RpcResponse, type RpcResponseData, type RpcUiRequest } from "./rpc-types.ts";
 import { RpcChildRecorder, type RpcChildStats, type RpcDiagnostic, type UiRequestRecord } from "./rpc-recorder.ts";
 import { RpcCommands, type SendOptions } from "./rpc-commands.ts";
+import type { RpcChildOptions, RpcChildState } from "./rpc-child-options.ts";
 
-/** Options of `new RpcChild(...)`. */
-export interface RpcChildOptions {
-  /** The child's stdin. Commands are written here; RpcChild never destroys it (`endInput` ends it). */
-  input: Writable;
-  /** The child's stdout. RpcChild attaches an LF-only reader and detaches it on `close()`. */
-  output: Readable;
-  /** Names the child in every error message, e.g. `teammate alice (pid 4242)`. Default `pi child`. */
-  label?: string;
-  /** Returns the tail of the child's stderr for error messages. Must not throw (a throw is caught). */
-  stderrTail?: () => string;
-  /** Default per-request timeout in ms; `0` disables it. Default 30_000. */
-  requestTimeoutMs?: number;
-  /** Clock for `lastActivityAt` and UI records, in ms. Default `Date.now`. */
-  now?: () => number;
-  /** How many UI requests and violations are kept in the logs (oldest dropped first). Default 100. */
-  logLimit?: number;
-}
-
-/** `open`; `input_closed` (stdin broke or `endInput`: sends reject, output still read); `closed`. */
-export type RpcChildState = "open" | "input_closed" | "closed";
+export type { RpcChildOptions, RpcChildState } from "./rpc-child-options.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const STREAMING_BEHAVIORS: ReadonlySet<string> = new Set(["steer", "followUp"]);

@@ -4,64 +4,13 @@ import { basename, dirname, join } from "node:path";
 import type { Static, TSchema } from "typebox";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir, errnoCode, errorText } from "./fs-modes.ts";
+import { excerpt, freshState, ioProblem, nonNegative, positive, type FileState, type JsonlBatch, type JsonlCursorOptions, type RetiredFile } from "./jsonl-cursor-state.ts";
 import { checkValue } from "./validate.ts";
 
 export { appendRecord, MAX_RECORD_BYTES } from "./jsonl-append.ts";
+export type { JsonlBatch, JsonlCursorOptions } from "./jsonl-cursor-state.ts";
 
 const LF = 0x0a;
-
-/** What one {@link JsonlCursor.readNew} call found. */
-export interface JsonlBatch<T> {
-  /** Valid records in file order (retired files first, then the live file). */
-  records: T[];
-  /** One line per skipped line, truncation, replacement or rotation cleanup, naming the file. */
-  diagnostics: string[];
-  /** Number of lines skipped as malformed or invalid in this call. */
-  skipped: number;
-}
-
-/** Options of {@link JsonlCursor}; every field has a default. */
-export interface JsonlCursorOptions<T = unknown> {
-  /** Bytes read per read() call; also the longest line accepted before it is skipped. Default 4 MiB. */
-  maxReadBytes?: number;
-  /**
-   * Once the reader has consumed this many bytes of the live file it rotates it (renames it into
-   * `<dir>/rotated/`), so mailboxes stay bounded by bytes (L24). Default 1 MiB; Infinity disables.
-   */
-  rotateAtBytes?: number;
-  /**
-   * How long a rotated file keeps being re-read for late appends before it is deleted, in ms.
-   * Default 30 000. See {@link JsonlCursor.rotate}.
-   */
-  retiredGraceMs?: number;
-  /** Clock in ms since the epoch. Default Date.now. */
-  now?: () => number;
-  /**
-   * Cross-field check run after the schema check (e.g. "a leader message has no fromSpawnId").
-   * Returns a problem description to skip the line, or undefined to accept it. Must not throw.
-   */
-  refine?: (record: T) => string | undefined;
-}
-
-interface FileState {
-  path: string;
-  /** Byte offset just past the last complete line consumed. */
-  offset: number;
-  /** Number of lines consumed, for diagnostics. */
-  line: number;
-  /** Identity of the file read last time; a change means it was replaced. */
-  id: string | undefined;
-  /** Inside an over-long line: drop bytes until the next LF. */
-  skipping: boolean;
-  /** The I/O error reported for this file last time, so a lasting error is reported once. */
-  error: string | undefined;
-}
-
-interface RetiredFile extends FileState {
-  since: number;
-}
-
-const freshState = (path: string): FileState => ({ path, offset: 0, line: 0, id: undefined, skipping: false, error: undefined });
 
 /**
  * Incremental reader of one append-only JSONL file (an outbox or inbox, practice 13). Each
@@ -286,28 +235,4 @@ export class JsonlCursor<S extends TSchema> {
     }
     batch.records.push(checked.value);
   }
-}
-
-/** Reports an I/O error on one file as a diagnostic, unless it is the one reported last time. */
-function ioProblem(state: FileState, batch: JsonlBatch<unknown>, text: string): void {
-  if (state.error !== text) batch.diagnostics.push(`${text} (retried on the next read)`);
-  state.error = text;
-}
-
-function excerpt(text: string): string {
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
-}
-
-function positive(name: string, value: number): number {
-  if (!(typeof value === "number" && value > 0)) {
-    throw new TypeError(`JsonlCursor option ${name} must be a positive number of bytes, got ${String(value)}`);
-  }
-  return value;
-}
-
-function nonNegative(name: string, value: number): number {
-  if (!(typeof value === "number" && value >= 0 && Number.isFinite(value))) {
-    throw new TypeError(`JsonlCursor option ${name} must be a finite number >= 0 (ms), got ${String(value)}`);
-  }
-  return value;
 }
