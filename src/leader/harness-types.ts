@@ -1,5 +1,6 @@
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
 import type { WorktreeLocks } from "../isolation/index.ts";
+import type { RpcEvent } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
@@ -64,6 +65,10 @@ export interface LeaderHarnessOptions {
   note?: (note: HarnessNote) => void;
   /** Called once mail has been written into a teammate's control stream (console, benchmarks). */
   mailDelivered?: (event: MailDelivery) => void;
+  /** Every RPC event of a teammate's child as it arrives (the console's activity line and context gauge). */
+  onRpcEvent?: (m: Member, event: RpcEvent) => void;
+  /** The one end-of-life line of an incarnation (R55), e.g. `Teammate @x finished (completed).` */
+  onLifeline?: (m: Member, text: string) => void;
   /** A teammate settled idle (after its outbox was drained and its mail delivered). */
   onIdle?: (m: Member) => void;
   /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
@@ -90,7 +95,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady";
+export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

@@ -165,8 +165,11 @@ export class TeamDriver implements TeamActivity {
         void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
         break;
       case "note":
+        this.note(e.text, m);
+        break;
       case "lifeline":
         this.note(e.text, m);
+        this.hook(() => this.#o.onLifeline?.(m, e.text), m);
         break;
       default: {
         const never: never = e;
@@ -240,6 +243,7 @@ export class TeamDriver implements TeamActivity {
   }
 
   onRpcEvent(m: Member, event: RpcEvent): void {
+    this.hook(() => this.#o.onRpcEvent?.(m, event), m);
     const events = eventsFromRpc(event);
     if (event.type !== "agent_settled") {
       void this.enqueue(m, () => events);

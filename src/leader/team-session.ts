@@ -9,7 +9,9 @@ import { TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
+import { feedDelivery, feedHooks } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
+import { TeamFeed } from "./team-feed.ts";
 import { startSweep } from "./session-boundary.ts";
 import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
 import { worktreeKeptText } from "./worktree-report.ts";
@@ -28,6 +30,8 @@ export interface TeamSessionOptions {
   knownModels?: () => ModelRef[] | undefined;
   /** Starts one leader follow-up turn. Must not throw. */
   deliver: (d: LeaderDelivery) => void;
+  /** The one end-of-life line of a teammate incarnation (R55), for the transcript. */
+  onLifeline?: (teammate: string, text: string) => void;
 }
 
 /**
@@ -39,6 +43,8 @@ export class TeamSession {
   readonly harness: LeaderHarness;
   readonly board: BoardHost;
   readonly notes: NoteLog;
+  /** What the console and the widget show beyond the lifecycle state (activity, gauges, mail). */
+  readonly feed = new TeamFeed();
   /** The board's key and path, for tool results. */
   readonly boardLabel: string;
   /** The session's team default model (R6), set by `/agent-teams model`. */
@@ -81,7 +87,12 @@ export class TeamSession {
       knownModels: o.knownModels ?? (() => undefined),
       worktreesRoot: join(dir, "worktrees", key),
       worktreeLocks: this.#worktreeLocks,
-      deliver: o.deliver,
+      deliver: (d) => {
+        feedDelivery(this.feed, d);
+        o.deliver(d);
+      },
+      ...feedHooks(this.feed),
+      onLifeline: (m, text) => o.onLifeline?.(m.name, text),
       heartbeat: heartbeat.config,
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => this.board.offerWork(),
@@ -121,6 +132,7 @@ export class TeamSession {
   /** Starts the harness (takes the session lock), then the board. @throws TeamError `locked`. */
   async start(): Promise<void> {
     await this.harness.start();
+    this.harness.subscribe(() => this.feed.phases(this.harness.members()));
     await this.board.start();
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
     // Then the worktrees those sessions (or this one, before a crash) left uncommitted.

@@ -1,0 +1,49 @@
+import { LEADER_NAME } from "../mail/index.ts";
+import type { Member } from "../team/member.ts";
+import type { MailKind } from "../ui/console-model.ts";
+import type { LeaderDelivery, LeaderHarnessOptions } from "./harness-types.ts";
+import type { TeamFeed } from "./team-feed.ts";
+
+/** The sender name the board's mail carries. */
+const BOARD_SENDER = "task-board";
+
+function kindOf(from: string): MailKind {
+  return from === LEADER_NAME ? "leader" : from === BOARD_SENDER ? "board" : "peer";
+}
+
+/**
+ * Asks `m`'s child for its session stats (tokens, cost, context window use) and gives the answer
+ * to the feed: after every settled run and every compaction, never while idle (an idle team makes
+ * no request). A failed request is ignored: the gauge keeps its last value.
+ */
+export function fetchStats(feed: TeamFeed, m: Member): void {
+  m.proc?.child.send({ type: "get_session_stats" }).then((data) => feed.stats(m, data), () => undefined);
+}
+
+/**
+ * The harness hooks that feed the console (R61): RPC events for the activity line and the
+ * gauge, mail written into a child (`steered` or `delivered into turn`) for the Mail page.
+ */
+export function feedHooks(feed: TeamFeed): Pick<LeaderHarnessOptions, "onRpcEvent" | "mailDelivered"> {
+  return {
+    onRpcEvent: (m, event) => {
+      feed.observe(m, event);
+      if (event.type === "agent_settled" || event.type === "compaction_end") fetchStats(feed, m);
+    },
+    mailDelivered: (e) => {
+      const receipt = e.via === "steer" ? "steered" : "delivered into turn";
+      for (const r of e.records) feed.mail({ kind: kindOf(r.from), from: r.from, to: e.teammate, body: r.body, receipt, at: e.at });
+    },
+  };
+}
+
+/** A leader delivery (a report or a harness event) as a Mail row: it went into a leader turn. */
+export function feedDelivery(feed: TeamFeed, d: LeaderDelivery): void {
+  if (d.kind === "report") {
+    feed.mail({ kind: "report", from: d.record.from, to: LEADER_NAME, body: d.record.body, receipt: `${d.record.status} · delivered into turn` });
+  } else {
+    // The body without its <harness-event> wrapper lines (src/team/prompts.ts).
+    const body = d.text.split("\n").filter((l) => !/^<\/?harness-event\b/.test(l)).join("\n");
+    feed.mail({ kind: "note", from: d.teammate, to: LEADER_NAME, body: `${d.type}: ${body}`, receipt: "harness event · delivered into turn" });
+  }
+}
