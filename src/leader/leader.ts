@@ -80,7 +80,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       return;
     }
     session = s;
-    const discovery = await s.harness.discover();
+    const discovery = await s.discover();
     const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);
     if (untrusted) problems.push(untrusted);
@@ -116,9 +116,10 @@ export function registerLeader(pi: ExtensionAPI): void {
   });
 
   pi.on("before_agent_start", async (event) => {
-    const harness = session?.harness;
-    if (!harness) return undefined;
-    const discovery = await harness.discover();
+    const s = session;
+    if (!s) return undefined;
+    const harness = s.harness;
+    const discovery = await s.discover();
     const living = harness.members().filter((m) => m.living).map((m) => `${m.name} (${m.status})`);
     const broken = discovery.diagnostics.filter((d) => d.severity === "error").map((d) => `- skipped: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);

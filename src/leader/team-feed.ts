@@ -17,6 +17,9 @@ export interface MateFeed {
   compaction: CompactionInfo | undefined;
   /** Text of the assistant message being streamed (its tail only). */
   streaming: string;
+  /** Lifetime tokens and cost (USD) last seen: a stopped teammate's state no longer has them. */
+  tokens: number;
+  cost: number;
 }
 
 /** Recent activity lines kept per teammate. */
@@ -54,17 +57,24 @@ export class TeamFeed {
   mate(m: Pick<Member, "spawnId" | "status">): MateFeed {
     let f = this.#mates.get(m.spawnId);
     if (!f) {
-      f = { phase: m.status, since: this.#now(), activity: "", recent: [], context: undefined, compaction: undefined, streaming: "" };
+      f = { phase: m.status, since: this.#now(), activity: "", recent: [], context: undefined, compaction: undefined, streaming: "", tokens: 0, cost: 0 };
       this.#mates.set(m.spawnId, f);
     }
     return f;
   }
 
-  /** Notes phase changes of `members` (called after every team step): time in state starts there. */
+  /**
+   * Notes phase changes of `members` (called after every team step): time in state starts there.
+   * Also keeps each living one's lifetime usage, which its stopped state will not hold.
+   */
   phases(members: readonly Member[]): void {
     let changed = false;
     for (const m of members) {
       const f = this.mate(m);
+      if (m.state.phase !== "stopped") {
+        f.tokens = m.state.life.activity.tokens;
+        f.cost = m.state.life.activity.cost;
+      }
       if (f.phase === m.status) continue;
       f.phase = m.status;
       f.since = this.#now();
@@ -115,6 +125,11 @@ export class TeamFeed {
     this.#mail.push({ at: row.at ?? this.#now(), kind: row.kind, from: row.from, to: row.to, title: titleOf(row.body), body: row.body, receipt: row.receipt });
     if (this.#mail.length > MAIL_ROWS) this.#mail.splice(0, this.#mail.length - MAIL_ROWS);
     this.#changed();
+  }
+
+  /** The feed of an incarnation seen before, by spawn id. */
+  get(spawnId: string): MateFeed | undefined {
+    return this.#mates.get(spawnId);
   }
 
   /** Mail rows, oldest first. */

@@ -11,7 +11,11 @@ import { BoardHost, type BoardMate } from "./board-host.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { feedDelivery, feedHooks } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
+import { TaskCosts } from "./task-costs.ts";
 import { TeamFeed } from "./team-feed.ts";
+import type { AgentDiscovery } from "../agents/index.ts";
+import { buildSnapshot } from "../ui/snapshot.ts";
+import type { ConsoleSnapshot } from "../ui/console-model.ts";
 import { startSweep } from "./session-boundary.ts";
 import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
 import { worktreeKeptText } from "./worktree-report.ts";
@@ -45,6 +49,10 @@ export class TeamSession {
   readonly notes: NoteLog;
   /** What the console and the widget show beyond the lifecycle state (activity, gauges, mail). */
   readonly feed = new TeamFeed();
+  /** Per-task cost for the Board page. */
+  readonly costs = new TaskCosts();
+  /** The last discovery, for the Roles page (the console never reads files per frame). */
+  #discovery: AgentDiscovery | undefined;
   /** The board's key and path, for tool results. */
   readonly boardLabel: string;
   /** The session's team default model (R6), set by `/agent-teams model`. */
@@ -121,7 +129,10 @@ export class TeamSession {
       // Reviewers run on the team default model when one is set, else on the leader's.
       teamModel: () => this.teamModel.get() ?? o.leaderModel(),
       trusted: o.trusted,
-      onChange: () => this.harness.rosterChanged(),
+      onChange: () => {
+        this.harness.rosterChanged();
+        this.costs.observe(this.board.board, (id) => this.feed.get(id));
+      },
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       note,
@@ -150,6 +161,27 @@ export class TeamSession {
         for (const cap of kept) this.harness.event("worktree_kept", "harness", worktreeKeptText(subject(cap.name), cap));
       })
       .catch((error: unknown) => note(`worktree reclaim failed: ${String(error)}`));
+  }
+
+  /** Discovers the roles now (files and session roles) and keeps the result for the console. Never rejects. */
+  async discover(): Promise<AgentDiscovery> {
+    this.#discovery = await this.harness.discover();
+    return this.#discovery;
+  }
+
+  /** What the console shows now, from memory only (R61). */
+  snapshot(now: number = Date.now()): ConsoleSnapshot {
+    return buildSnapshot({
+      now,
+      members: this.harness.members(),
+      feed: this.feed,
+      board: this.board.board,
+      costs: this.costs,
+      discovery: this.#discovery,
+      notes: this.notes.entries(),
+      teamModel: this.teamModel.describe(),
+      teamModelRef: this.teamModel.get(),
+    });
   }
 
   /**

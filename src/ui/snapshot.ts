@@ -1,0 +1,174 @@
+/**
+ * Builds the console's `ConsoleSnapshot` (R61) from what the leader holds in memory: the
+ * harness's members, the feed, the board, the last discovery and the note log. Reads no file.
+ */
+import { holderOf, unmetDependencies, type Board } from "../board/index.ts";
+import { TASK_STATUSES, type Task, type TaskStatus } from "../board/types.ts";
+import type { AgentDefinition, AgentDiscovery } from "../agents/index.ts";
+import type { Note } from "../leader/notes.ts";
+import type { TaskCosts, Usage } from "../leader/task-costs.ts";
+import { titleOf, type TeamFeed } from "../leader/team-feed.ts";
+import type { Member } from "../team/member.ts";
+import type { ConsoleSnapshot, MailRow, RoleRow, SkippedRole, TaskRow, TeammateRow, VerifyState, WidgetRow } from "./console-model.ts";
+
+/** Notes shown on the Mail page (the newest). */
+export const NOTE_ROWS = 200;
+
+/** What a snapshot is built from. */
+export interface SnapshotSources {
+  readonly now: number;
+  readonly members: readonly Member[];
+  readonly feed: TeamFeed;
+  readonly board: Board;
+  readonly costs: TaskCosts;
+  /** The last discovery (agent files plus session roles); undefined before the first. */
+  readonly discovery: AgentDiscovery | undefined;
+  readonly notes: readonly Note[];
+  /** e.g. `team model: Pi default`. */
+  readonly teamModel: string;
+  /** The team default model when one is set, for the role model chains. */
+  readonly teamModelRef: { provider: string; id: string } | undefined;
+}
+
+/** The whole snapshot. Pure over its sources; O(members + tasks + mail). */
+export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
+  const usageOf = (spawnId: string): Usage | undefined => {
+    const f = s.feed.get(spawnId);
+    return f ? { tokens: f.tokens, cost: f.cost } : undefined;
+  };
+  const counts = Object.fromEntries(TASK_STATUSES.map((st) => [st, 0])) as Record<TaskStatus, number>;
+  for (const t of s.board.tasks.values()) counts[t.state.status] += 1;
+  return {
+    now: s.now,
+    teammates: s.members.map((m) => teammateRow(s, m)),
+    roles: (s.discovery?.agents ?? []).map((a) => roleRow(a, s)),
+    skipped: skippedRoles(s.discovery),
+    tasks: [...s.board.tasks.values()].sort((a, b) => a.seq - b.seq).map((t) => taskRow(s.board, t, s.costs.of(t.id, usageOf))),
+    counts,
+    mail: mailRows(s),
+    teamModel: s.teamModel,
+  };
+}
+
+/** The widget's rows: starting and working teammates (R62). */
+export function widgetRows(members: readonly Member[], feed: TeamFeed, now: number): WidgetRow[] {
+  return members.filter((m) => m.status === "starting" || m.status === "working").map((m) => {
+    const f = feed.get(m.spawnId);
+    const stall = stallOf(m);
+    return {
+      name: m.name,
+      activity: f?.activity || m.status,
+      ...(stall ? { stall: `${stall.kind === "silent" ? "stalled · silent" : "stalled"} ${shortAge(now - stall.since)}` } : {}),
+    };
+  });
+}
+
+function shortAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`;
+}
+
+/** The heartbeat's flag (R52, R53): noticed silence; `silent` when no model output ever came. */
+function stallOf(m: Member): TeammateRow["stall"] {
+  if (m.state.phase === "stopped") return undefined;
+  const a = m.state.life.activity;
+  return a.noticed ? { kind: a.modelOutput ? "stalled" : "silent", since: a.lastOutputAt } : undefined;
+}
+
+function teammateRow(s: SnapshotSources, m: Member): TeammateRow {
+  const f = s.feed.mate(m);
+  const stall = stallOf(m);
+  const tasks = [...s.board.tasks.values()].filter((t) => holderOf(t.state)?.spawnId === m.spawnId).map((t) => ({ id: t.id, subject: t.subject }));
+  const branch = m.worktree?.branch ?? m.kept?.name;
+  return {
+    name: m.name,
+    agent: m.agent.name,
+    status: m.state.phase,
+    since: f.since,
+    ...(stall ? { stall } : {}),
+    ...(m.state.phase === "stopped" ? { exit: m.state.exit } : {}),
+    ...(f.activity ? { activity: f.activity } : {}),
+    model: m.modelLabel,
+    ...(f.context ? { context: f.context } : {}),
+    ...(f.compaction ? { compaction: f.compaction } : {}),
+    tokens: f.tokens,
+    cost: f.cost,
+    ...(m.assignment !== undefined && m.assignmentOpen ? { assignment: titleOf(m.assignment) } : {}),
+    tasks,
+    ...(branch ? { branch } : {}),
+    recent: [...f.recent],
+    stderrTail: m.proc?.stderrTail(2048).trim() ?? "",
+  };
+}
+
+function modelChain(a: AgentDefinition, teamModel: SnapshotSources["teamModelRef"]): string {
+  if (a.model?.kind === "pin") return `${a.model.provider}/${a.model.id} (role pin)`;
+  if (a.model?.kind === "inherit") return "leader's model (inherit)";
+  return teamModel ? `${teamModel.provider}/${teamModel.id} (team default)` : "Pi default (no role or team model)";
+}
+
+function roleRow(a: AgentDefinition, s: SnapshotSources): RoleRow {
+  return {
+    name: a.name,
+    description: a.description,
+    scope: a.scope,
+    gitManaged: a.gitManaged,
+    source: a.source,
+    tools: a.tools,
+    modelChain: modelChain(a, s.teamModelRef),
+    ...(a.verify ? { verify: a.verify } : {}),
+    worktree: a.worktree,
+    instances: s.members.filter((m) => m.living && m.agent.name === a.name).map((m) => m.name),
+  };
+}
+
+function skippedRoles(d: AgentDiscovery | undefined): SkippedRole[] {
+  if (!d) return [];
+  const errors = d.diagnostics.filter((x) => x.severity === "error").map((x) => ({ source: x.source, reason: x.message }));
+  const untrusted = d.skipped.filter((x) => x.reason === "project not trusted").map((x) => ({ source: x.source, reason: "project not trusted (start pi with -a or /trust)" }));
+  return [...errors, ...untrusted];
+}
+
+function verifyState(t: Task): VerifyState {
+  const st = t.state;
+  if (st.status === "in_review") return st.holding.failures > 0 ? "failed once" : "reviewing";
+  if (st.status === "parked") return "parked";
+  if (st.status === "claimed" && st.holding.failures > 0) return "failed once";
+  // A role's verify is known only while held; a task's own verify says it was reviewed.
+  if (st.status === "completed") return t.verify !== undefined ? "passed" : "none";
+  return t.verify !== undefined ? "pending" : "none";
+}
+
+function taskRow(board: Board, t: Task, cost: Usage): TaskRow {
+  const unmet = new Set(unmetDependencies(board, t));
+  const holder = holderOf(t.state);
+  return {
+    id: t.id,
+    subject: t.subject,
+    status: t.state.status,
+    ...(holder ? { holder: holder.name } : {}),
+    dependsOn: t.dependsOn.map((id) => ({ id, met: !unmet.has(id) })),
+    resources: t.resources,
+    verify: verifyState(t),
+    tokens: cost.tokens,
+    cost: cost.cost,
+    ...(t.description ? { description: t.description } : {}),
+    ...(t.lastResult ? { result: t.lastResult } : {}),
+    ...(t.lastError ? { findings: t.lastError } : {}),
+  };
+}
+
+/** Feed rows, mail read and not yet delivered (`queued`), and harness notes; newest first. */
+function mailRows(s: SnapshotSources): MailRow[] {
+  const queued = s.members.flatMap((m) => m.pendingMail.map((r): MailRow => ({
+    at: r.at,
+    kind: r.from === "leader" ? "leader" : r.from === "task-board" ? "board" : "peer",
+    from: r.from,
+    to: m.name,
+    title: titleOf(r.body),
+    body: r.body,
+    receipt: "queued",
+  })));
+  const notes = s.notes.slice(-NOTE_ROWS).map((n): MailRow => ({ at: n.at, kind: "note", from: "harness", to: "log", title: titleOf(n.text), body: n.text, receipt: "noted" }));
+  return [...s.feed.mailRows(), ...queued, ...notes].sort((a, b) => b.at - a.at);
+}
