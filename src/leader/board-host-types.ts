@@ -64,6 +64,8 @@ export interface BoardHostOptions {
   teamModel: () => ModelRef | undefined;
   /** The board changed (claims, releases): the roster's resource holdings may have too. */
   onChange?: () => void;
+  /** A reviewer's usage (tokens, USD) for `taskId`, read before it stops. */
+  reviewerUsage?: (taskId: string, usage: { tokens: number; cost: number }) => void;
   note: (text: string) => void;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
   paceMs: number;

@@ -67,6 +67,7 @@ export class BoardHost implements TeamActivity {
       piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
       changed: () => this.#reviewersChanged(),
+      usage: (taskId, u) => this.#o.reviewerUsage?.(taskId, u),
     });
   }
 

@@ -27,6 +27,8 @@ export interface BoardReviewsOptions {
   note: (text: string) => void;
   /** Called whenever a reviewer starts or ends. */
   changed: () => void;
+  /** A reviewer's usage (tokens, USD), read before it stops, for the task's cost. */
+  usage?: (taskId: string, usage: { tokens: number; cost: number }) => void;
 }
 
 /** The reviewers in flight, by gate token; the host owns one. */
@@ -82,6 +84,8 @@ export class BoardReviews {
     } finally {
       this.#reviewers.delete(e.token);
       this.#o.changed();
+      const usage = await reviewer?.usage();
+      if (usage) this.#o.usage?.(e.taskId, usage);
       await reviewer?.stop();
     }
   }

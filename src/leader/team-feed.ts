@@ -66,8 +66,10 @@ export class TeamFeed {
   /**
    * Notes phase changes of `members` (called after every team step): time in state starts there.
    * Also keeps each living one's lifetime usage, which its stopped state will not hold.
+   * @returns the members that just left `starting` (ready: their first gauge can be read).
    */
-  phases(members: readonly Member[]): void {
+  phases(members: readonly Member[]): Member[] {
+    const ready: Member[] = [];
     let changed = false;
     for (const m of members) {
       const f = this.mate(m);
@@ -76,11 +78,13 @@ export class TeamFeed {
         f.cost = m.state.life.activity.cost;
       }
       if (f.phase === m.status) continue;
+      if (f.phase === "starting") ready.push(m);
       f.phase = m.status;
       f.since = this.#now();
       changed = true;
     }
     if (changed) this.#changed();
+    return ready;
   }
 
   /** One RPC event of `m`'s child: the activity line and the recent lines. */

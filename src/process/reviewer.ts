@@ -32,6 +32,8 @@ export interface Reviewer {
   readonly pid: number;
   /** @throws ChildExitedError when the reviewer dies; TeamError `timeout` past `answerTimeoutMs`. */
   ask(prompt: string): Promise<string>;
+  /** Its lifetime tokens and cost (USD) from `get_session_stats`; undefined when it cannot say. Never rejects. */
+  usage(): Promise<{ tokens: number; cost: number } | undefined>;
   /** Stops the process (idempotent; never rejects). */
   stop(): Promise<void>;
 }
@@ -66,6 +68,15 @@ export async function startReviewer(options: ReviewerOptions): Promise<Reviewer>
       await proc.child.prompt(prompt, { streamingBehavior: "followUp" });
       await settled;
       return (await proc.child.getLastAssistantText()) ?? "";
+    },
+    async usage() {
+      try {
+        const d = await proc.child.send({ type: "get_session_stats" }, { timeoutMs: 5000 });
+        const tokens = typeof d.tokens === "object" && d.tokens !== null && !Array.isArray(d.tokens) ? d.tokens.total : undefined;
+        return typeof tokens === "number" && typeof d.cost === "number" ? { tokens, cost: d.cost } : undefined;
+      } catch {
+        return undefined;
+      }
     },
     async stop() {
       await proc.stop({ graceMs: 2000, termGraceMs: 2000 });

@@ -9,19 +9,25 @@ import { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } fro
 
 /** Whether tmux runs here (TUI tests are skipped, with vitest's skip reason, where it does not). */
 export const HAS_TMUX = spawnSync("tmux", ["-V"]).status === 0;
+if (!HAS_TMUX) console.warn("tmux is not installed (npm test tries to install it): the real-terminal TUI tests are skipped.");
 
 /**
  * A private tmux server (own socket, so nobody else's sessions are touched) running `script`.
  * The pane stays after the script exits, so a test can read what was printed at exit.
  */
-export function startTmux(script: string): { screen(): string; type(keys: string): void; kill(): void } {
+export function startTmux(script: string, size = { columns: 200, rows: 50 }): { screen(): string; type(keys: string): void; keys(...keys: string[]): void; literal(text: string): void; kill(): void } {
   const socket = `prt-${process.pid}-${randomBytes(3).toString("hex")}`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-  tmux("new-session", "-d", "-s", "leader", "-x", "200", "-y", "50", script);
+  tmux("new-session", "-d", "-s", "leader", "-x", String(size.columns), "-y", String(size.rows), script);
   tmux("set-option", "-t", "leader", "remain-on-exit", "on"); // what pi printed last stays readable
   return {
     screen: () => tmux("capture-pane", "-p", "-J", "-t", "leader"),
     type: (keys) => void tmux("send-keys", "-t", "leader", keys, "Enter"),
+    /** tmux key names (`Tab`, `Down`, `Escape`, `q`), one send-keys call each: two Escs in one chunk are another key. */
+    keys: (...keys) => {
+      for (const k of keys) tmux("send-keys", "-t", "leader", k);
+    },
+    literal: (text) => void tmux("send-keys", "-t", "leader", "-l", text),
     kill: () => {
       try {
         tmux("kill-server");
@@ -56,13 +62,18 @@ export interface TuiTeam {
 }
 
 /** Starts a `TuiTeam`; `stderr` as in `leaderScript`. Cleans up what it made if a step fails. */
-export async function startTuiTeam(o: { handler: NonNullable<ScriptedModelOptions["handler"]>; agents: Record<string, string>; stderr?: "log" | "terminal" }): Promise<TuiTeam> {
+export async function startTuiTeam(o: {
+  handler: NonNullable<ScriptedModelOptions["handler"]>;
+  agents: Record<string, string>;
+  stderr?: "log" | "terminal";
+  size?: { columns: number; rows: number };
+}): Promise<TuiTeam> {
   const model = await startScriptedModel({ handler: o.handler });
   let env: PiEnv | undefined;
   try {
     env = await createPiEnv({ model });
     await writeAgents(env, o.agents);
-    const tui = startTmux(await leaderScript(env, o.stderr ? { stderr: o.stderr } : {}));
+    const tui = startTmux(await leaderScript(env, o.stderr ? { stderr: o.stderr } : {}), o.size);
     const made = env;
     return { model, env, tui, stop: async () => { tui.kill(); await model.close(); await made.cleanup(); } };
   } catch (error) {
