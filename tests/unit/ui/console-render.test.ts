@@ -187,3 +187,16 @@ describe("TeamConsole render: short terminals", () => {
     expect(lines[4]).toContain("q close");
   });
 });
+
+describe("TeamConsole render: other pages at narrow widths", () => {
+  it("roles, board and mail keep their key columns at 80 and 40", () => {
+    const at = (page: ConsolePage, width: number): string => text(makeConsole({ page }).screen(width));
+    expect(at("roles", 80)).toMatch(/worker +project +Pi defaults/);
+    expect(at("roles", 40)).toMatch(/researcher +project-local/);
+    expect(at("roles", 40)).toContain("✗ skipped");
+    expect(at("board", 80)).toMatch(/#ui-widget +claimed .*@bob +deps 1\/2/);
+    expect(at("board", 40)).toMatch(/#old-plan +superseded/);
+    expect(at("mail", 80)).toMatch(/5s ago +report +alice → leader +Console done/);
+    expect(at("mail", 40)).toMatch(/5s ago +alice → leader +Console/);
+  });
+});
