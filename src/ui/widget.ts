@@ -48,6 +48,7 @@ export class TeamWidget implements Component {
   private frame = 0;
   private disposed = false;
 
+  /** Starts the spinner at once when `rows()` is already non-empty. */
   constructor(options: TeamWidgetOptions) {
     this.o = options;
     this.sync(this.o.rows().length > 0);
