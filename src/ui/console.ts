@@ -1,0 +1,294 @@
+import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
+import type { ConsoleActions, ConsolePage, ConsoleSnapshot, ModelChoice } from "./console-model.ts";
+import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
+import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
+import { clamp, ListCursor } from "./cursor.ts";
+import { at, fit, oneLine } from "./format.ts";
+import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
+import type { PageRow } from "./page.ts";
+import { isLiving, teammateStatus } from "./page-teammates.ts";
+import type { ConsoleKeybinding, KeybindingsLike, ThemeLike, TuiLike, UiFg } from "./ports.ts";
+
+/** What the lead passes to {@link TeamConsole}; see the class docs. */
+export interface TeamConsoleOptions {
+  readonly tui: TuiLike;
+  readonly theme: ThemeLike;
+  readonly keybindings: KeybindingsLike;
+  /** The team as it is now; read by the constructor and by `refresh()` only. */
+  readonly snapshot: () => ConsoleSnapshot;
+  readonly actions: ConsoleActions;
+  /** Models the picker offers; read when the picker opens. */
+  readonly models: () => readonly ModelChoice[];
+  /**
+   * Closes the console (q, Esc, Ctrl+C); receives the status line shown at that moment (the last
+   * action's result, or its "…ing" line while it still runs), undefined when there was none.
+   * Called at most once.
+   */
+  readonly done: (summary?: string) => void;
+  /** The page shown first; default `teammates`. */
+  readonly page?: ConsolePage;
+}
+
+type Mode =
+  | { readonly kind: "list" }
+  | { readonly kind: "detail"; readonly page: ConsolePage; row: PageRow }
+  | { readonly kind: "confirm"; readonly action: TeammateAction; readonly name: string }
+  | { readonly kind: "picker"; readonly picker: ModelPicker };
+
+/**
+ * The full-screen `/agent-teams` console (R61): pages Teammates, Roles, Board and Mail (Tab,
+ * Shift+Tab), a windowed list with the selection marked `▸` and bold/inverse, a scrolling
+ * detail (Enter), in-component y/n for `x` (shut down) and `c` (compact), and a model picker
+ * (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
+ * `render(width)` returns exactly `tui.terminal.rows` lines, each at most `width` columns wide
+ * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey`
+ * (CSI-u safe, pi-tui.md §4). It takes keys only while Pi focuses it, and none after `done`
+ * (no global input capture, L18).
+ */
+export class TeamConsole implements Component, Focusable {
+  private readonly o: TeamConsoleOptions;
+  private snap: ConsoleSnapshot;
+  private page: ConsolePage;
+  private readonly cursors: Record<ConsolePage, ListCursor>;
+  private readonly rowsMemo = new Map<ConsolePage, readonly PageRow[]>();
+  private mode: Mode = { kind: "list" };
+  private status: { readonly text: string; readonly tone: UiFg } | undefined;
+  private detailTop = 0;
+  private detailTotal = 0;
+  /** Rows of the list or detail window at the last render: the PgUp/PgDn step. */
+  private viewHeight: number;
+  private version = 0;
+  private cache: { readonly key: string; readonly lines: readonly string[] } | undefined;
+  private closed = false;
+  private isFocused = false;
+
+  /** Takes the first snapshot; nothing is drawn until Pi calls `render`. */
+  constructor(options: TeamConsoleOptions) {
+    this.o = options;
+    this.snap = options.snapshot();
+    this.page = options.page ?? "teammates";
+    this.viewHeight = Math.max(1, options.tui.terminal.rows - 4); // header, titles, status, legend
+    this.cursors = { teammates: new ListCursor(), roles: new ListCursor(), board: new ListCursor(), mail: new ListCursor() };
+  }
+
+  /** Focusable: set by the TUI; passed down to the picker's input (its cursor marker). */
+  get focused(): boolean {
+    return this.isFocused;
+  }
+  set focused(value: boolean) {
+    this.isFocused = value;
+    if (this.mode.kind === "picker") this.mode.picker.focused = value;
+  }
+
+  /**
+   * Re-reads the snapshot (call it whenever the team changes, and on the lead's 1 s clock for
+   * times in state). The selection keeps its row by key; an open detail follows its row.
+   */
+  refresh(): void {
+    this.snap = this.o.snapshot();
+    this.rowsMemo.clear();
+    if (this.mode.kind === "detail") {
+      const { key } = this.mode.row;
+      const again = this.rows(this.mode.page).find((r) => r.key === key);
+      if (again) this.mode.row = again;
+    }
+    this.changed();
+  }
+
+  /** Drops the render cache (theme change). */
+  invalidate(): void {
+    this.cache = undefined;
+  }
+
+  /** Pi calls this after `done`; the console then ignores input. */
+  dispose(): void {
+    this.closed = true;
+  }
+
+  /** Exactly `tui.terminal.rows` lines, each fitted to `width`; cached per size and state. */
+  render(width: number): readonly string[] {
+    const w = Math.max(0, Math.floor(width));
+    const rows = Math.max(0, Math.floor(this.o.tui.terminal.rows));
+    const key = `${w}x${rows}:${this.version}`;
+    if (this.cache?.key === key) return this.cache.lines;
+    const bodyHeight = Math.max(0, rows - 3);
+    const lines = [renderHeader(this.o.theme, this.snap, this.page, w), ...this.body(w, bodyHeight), this.statusLine(w), this.legend(w)];
+    const out = lines.slice(0, rows);
+    this.cache = { key, lines: out };
+    return out;
+  }
+
+  /** One key (raw terminal input) for the current mode; ignored once closed. */
+  handleInput(data: string): void {
+    if (this.closed) return;
+    if (this.mode.kind === "picker") this.pickerKey(this.mode.picker, data);
+    else if (this.mode.kind === "confirm") this.confirmKey(this.mode, data);
+    else if (this.mode.kind === "detail") this.detailKey(data);
+    else this.listKey(data);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.version++;
+    this.cache = undefined;
+    if (!this.closed) this.o.tui.requestRender();
+  }
+
+  private rows(page: ConsolePage): readonly PageRow[] {
+    let rows = this.rowsMemo.get(page);
+    if (!rows) {
+      rows = PAGE_VIEWS[page].rows(this.snap);
+      this.rowsMemo.set(page, rows);
+    }
+    return rows;
+  }
+
+  private keys(): string[] {
+    return this.rows(this.page).map((r) => r.key);
+  }
+
+  private selectedRow(): PageRow | undefined {
+    const rows = this.rows(this.page);
+    const i = this.cursors[this.page].sync(rows.map((r) => r.key));
+    return i < 0 ? undefined : rows[i];
+  }
+
+  private body(width: number, height: number): string[] {
+    const { theme } = this.o;
+    if (this.mode.kind === "picker") {
+      this.viewHeight = Math.max(1, height - 2);
+      return this.mode.picker.render(width, height, theme);
+    }
+    if (this.mode.kind === "detail") {
+      const lines = detailLines(theme, this.mode.row, width);
+      this.detailTotal = lines.length;
+      this.viewHeight = Math.max(1, height);
+      this.detailTop = clamp(this.detailTop, 0, Math.max(0, lines.length - height));
+      return pad(lines.slice(this.detailTop, this.detailTop + height), width, height);
+    }
+    const list = { view: PAGE_VIEWS[this.page], snapshot: this.snap, rows: this.rows(this.page), cursor: this.cursors[this.page], theme };
+    const { lines, listHeight } = renderListBody(list, width, height);
+    this.viewHeight = Math.max(1, listHeight);
+    return lines;
+  }
+
+  private statusLine(width: number): string {
+    const { theme } = this.o;
+    if (this.mode.kind === "confirm") return fit(` ${theme.bold(theme.fg("warning", confirmQuestion(this.mode.action, this.mode.name)))}`, width);
+    return fit(this.status ? ` ${theme.fg(this.status.tone, this.status.text)}` : "", width);
+  }
+
+  private legend(width: number): string {
+    const position = this.mode.kind === "detail" ? { top: this.detailTop, height: this.viewHeight, total: this.detailTotal } : undefined;
+    return fit(` ${this.o.theme.fg("dim", legendText(this.mode.kind, this.page, position))}`, width);
+  }
+
+  private kb(data: string, id: ConsoleKeybinding): boolean {
+    return this.o.keybindings.matches(data, id);
+  }
+
+  private listKey(data: string): void {
+    const cursor = this.cursors[this.page];
+    if (this.kb(data, "tui.select.up") || matchesKey(data, "k")) cursor.move(-1, this.keys());
+    else if (this.kb(data, "tui.select.down") || matchesKey(data, "j")) cursor.move(1, this.keys());
+    else if (this.kb(data, "tui.select.pageUp")) cursor.move(-this.viewHeight, this.keys());
+    else if (this.kb(data, "tui.select.pageDown")) cursor.move(this.viewHeight, this.keys());
+    else if (matchesKey(data, "home")) cursor.jump("home", this.keys());
+    else if (matchesKey(data, "end")) cursor.jump("end", this.keys());
+    else if (this.kb(data, "tui.select.confirm")) this.openDetail();
+    else if (this.kb(data, "tui.select.cancel") || matchesKey(data, "q")) this.close();
+    else if (matchesKey(data, "shift+tab")) this.page = nextPage(this.page, -1);
+    else if (matchesKey(data, "tab")) this.page = nextPage(this.page, 1);
+    else if (matchesKey(data, "x")) this.askTeammate("shutdown");
+    else if (matchesKey(data, "c")) this.askTeammate("compact");
+    else if (matchesKey(data, "m")) this.openPicker();
+  }
+
+  private detailKey(data: string): void {
+    const step = (n: number): void => {
+      this.detailTop = Math.max(0, this.detailTop + n);
+    };
+    if (this.kb(data, "tui.select.up") || matchesKey(data, "k")) step(-1);
+    else if (this.kb(data, "tui.select.down") || matchesKey(data, "j")) step(1);
+    else if (this.kb(data, "tui.select.pageUp")) step(-this.viewHeight);
+    else if (this.kb(data, "tui.select.pageDown")) step(this.viewHeight);
+    else if (matchesKey(data, "home")) this.detailTop = 0;
+    else if (matchesKey(data, "end")) this.detailTop = Number.MAX_SAFE_INTEGER; // clamped by render
+    else if (this.kb(data, "tui.select.cancel") || matchesKey(data, "q")) this.mode = { kind: "list" };
+  }
+
+  private confirmKey(mode: Extract<Mode, { kind: "confirm" }>, data: string): void {
+    if (matchesKey(data, "y")) {
+      this.mode = { kind: "list" };
+      const now = this.snap.teammates.find((t) => t.name === mode.name);
+      if (!now || !isLiving(now)) return this.setStatus(`${at(mode.name)} is not living any more.`, "warning");
+      const { actions } = this.o;
+      if (mode.action === "shutdown") this.run(`Shutting down ${at(mode.name)}…`, () => actions.shutdown(mode.name));
+      else this.run(`Compacting ${at(mode.name)}'s context…`, () => actions.compact(mode.name));
+    } else if (matchesKey(data, "n") || this.kb(data, "tui.select.cancel")) {
+      this.mode = { kind: "list" };
+      this.setStatus("Cancelled.", "muted");
+    }
+  }
+
+  private pickerKey(picker: ModelPicker, data: string): void {
+    // List keys first; every other key (printable ones included) goes to the filter input.
+    if (this.kb(data, "tui.select.cancel")) this.mode = { kind: "list" };
+    else if (this.kb(data, "tui.select.up")) picker.move(-1);
+    else if (this.kb(data, "tui.select.down")) picker.move(1);
+    else if (this.kb(data, "tui.select.pageUp")) picker.move(-this.viewHeight);
+    else if (this.kb(data, "tui.select.pageDown")) picker.move(this.viewHeight);
+    else if (this.kb(data, "tui.select.confirm")) this.pick(picker);
+    else picker.type(data);
+  }
+
+  private pick(picker: ModelPicker): void {
+    const entry = picker.selected();
+    if (!entry) return;
+    this.mode = { kind: "list" };
+    const label = entry.model ? modelLabel(entry.model) : PI_DEFAULT_LABEL;
+    this.run(`Setting the team model to ${oneLine(label)}…`, () => this.o.actions.setTeamModel(entry.model));
+  }
+
+  private openDetail(): void {
+    const row = this.selectedRow();
+    if (!row) return;
+    this.detailTop = 0;
+    this.mode = { kind: "detail", page: this.page, row };
+  }
+
+  private openPicker(): void {
+    const picker = new ModelPicker(this.o.models());
+    picker.focused = this.isFocused;
+    this.mode = { kind: "picker", picker };
+  }
+
+  private askTeammate(action: TeammateAction): void {
+    if (this.page !== "teammates") return this.setStatus("x and c act on the Teammates page (Tab to it).", "muted");
+    const t = this.selectedRow()?.teammate;
+    if (!t) return this.setStatus("No teammate selected.", "muted");
+    if (!isLiving(t)) return this.setStatus(`${at(t.name)} is not living (${teammateStatus(t, this.snap.now).text}).`, "warning");
+    if (t.status === "stopping" && action === "compact") return this.setStatus(`${at(t.name)} is stopping.`, "warning");
+    this.mode = { kind: "confirm", action, name: t.name };
+  }
+
+  private run(pending: string, call: () => Promise<string>): void {
+    this.setStatus(pending, "muted");
+    Promise.resolve()
+      .then(call)
+      .then(
+        (line) => this.setStatus(oneLine(line), "success"),
+        (error: unknown) => this.setStatus(oneLine(error instanceof Error ? error.message : String(error)), "error"),
+      )
+      .finally(() => this.changed());
+  }
+
+  private setStatus(text: string, tone: UiFg): void {
+    this.status = { text, tone };
+  }
+
+  private close(): void {
+    this.closed = true;
+    this.o.done(this.status?.text);
+  }
+}

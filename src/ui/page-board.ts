@@ -1,0 +1,91 @@
+import { TASK_STATUSES, type TaskStatus } from "../board/index.ts";
+import type { ConsoleSnapshot, TaskRow } from "./console-model.ts";
+import { at, formatCost, formatTokens, formatUsage, oneLine, safeLines } from "./format.ts";
+import { field, type PageRow, type PageView } from "./page.ts";
+import type { UiFg } from "./ports.ts";
+import type { Cell, Column } from "./table.ts";
+
+/**
+ * The Board page of the console (R61): a counts line per status, then every task with its
+ * status, holder, dependencies met (`deps 1/2`), verify state, resources and cost.
+ */
+
+const COLUMNS: readonly Column[] = [
+  { title: "id", min: 3, max: 14, rank: 0 },
+  { title: "status", min: 6, max: 10, rank: 0 },
+  { title: "subject", min: 8, max: 8, rank: 1, flex: true },
+  { title: "holder", min: 6, max: 14, rank: 2 },
+  { title: "deps", min: 6, max: 9, rank: 3 },
+  { title: "verify", min: 8, max: 18, rank: 4 },
+  { title: "resources", min: 6, max: 20, rank: 5 },
+  { title: "cost", min: 6, max: 11, rank: 6 },
+];
+
+const STATUS_TONE: Record<TaskStatus, UiFg> = {
+  in_review: "accent",
+  claimed: "success",
+  parked: "warning",
+  pending: "text",
+  completed: "muted",
+  superseded: "dim",
+};
+
+/** Dependencies as `deps met/total`, or "" when the task has none. */
+export function depsText(t: TaskRow): string {
+  if (t.dependsOn.length === 0) return "";
+  return `deps ${t.dependsOn.filter((d) => d.met).length}/${t.dependsOn.length}`;
+}
+
+function cells(t: TaskRow): Cell[] {
+  const unmet = t.dependsOn.some((d) => !d.met);
+  const verifyTone: UiFg = t.verify === "passed" ? "success" : t.verify === "failed once" || t.verify === "parked" ? "warning" : "muted";
+  return [
+    { text: `#${oneLine(t.id)}`, tone: "accent" },
+    { text: t.status, tone: STATUS_TONE[t.status] },
+    { text: oneLine(t.subject) },
+    { text: t.holder ? at(t.holder) : "—", tone: "muted" },
+    { text: depsText(t), tone: unmet ? "warning" : "muted" },
+    { text: t.verify === "none" ? "" : `verify ${t.verify}`, tone: verifyTone },
+    { text: t.resources.map(oneLine).join(", "), tone: "muted" },
+    { text: t.tokens > 0 || t.cost > 0 ? formatUsage(t.tokens, t.cost) : "", tone: "muted" },
+  ];
+}
+
+/** The counts line: `1 in_review · 2 claimed · ...` for every status, in board order. */
+export function countsCells(counts: ConsoleSnapshot["counts"]): Cell[] {
+  const total = TASK_STATUSES.reduce((n, s) => n + (counts[s] ?? 0), 0);
+  return [
+    { text: `${total} ${total === 1 ? "task" : "tasks"}`, tone: "accent" },
+    ...TASK_STATUSES.map((s): Cell => ({ text: `${counts[s] ?? 0} ${s}`, tone: (counts[s] ?? 0) > 0 ? STATUS_TONE[s] : "dim" })),
+  ];
+}
+
+/** The detail lines of one task: every field, with description, result and findings in full. */
+export function taskDetail(t: TaskRow): string[] {
+  const deps = t.dependsOn.map((d) => `#${oneLine(d.id)} (${d.met ? "met" : "unmet"})`);
+  const text = (v: string | undefined): string[] | undefined => (v === undefined || v.trim() === "" ? undefined : safeLines(v.replace(/\s+$/, "")));
+  return [
+    `#${oneLine(t.id)} ${oneLine(t.subject)}`,
+    ...field("status", t.status),
+    ...field("holder", t.holder ? at(t.holder) : "none"),
+    ...field("depends on", deps.length ? `${deps.join(", ")} · ${depsText(t)}` : "nothing"),
+    ...field("resources", t.resources.length ? t.resources.map(oneLine).join(", ") : "none"),
+    ...field("verify", t.verify),
+    ...field("tokens", `${formatTokens(t.tokens)} · cost ${formatCost(t.cost)}`),
+    ...field("description", text(t.description) ?? "(none)"),
+    ...field("result", text(t.result)),
+    ...field("findings", text(t.findings)),
+  ];
+}
+
+/** The Board page. */
+export const BOARD_PAGE: PageView = {
+  id: "board",
+  label: "Board",
+  columns: COLUMNS,
+  empty: "The board is empty. The leader adds tasks with task_create.",
+  preface: (s) => [countsCells(s.counts)],
+  rows(s: ConsoleSnapshot): PageRow[] {
+    return s.tasks.map((t) => ({ key: t.id, cells: cells(t), detail: () => taskDetail(t) }));
+  },
+};

@@ -1,0 +1,115 @@
+import { truncateToWidth, type Component } from "@earendil-works/pi-tui";
+import type { TeammateRow, WidgetRow } from "./console-model.ts";
+import { oneLine } from "./format.ts";
+import { teammateStatus } from "./page-teammates.ts";
+import type { ThemeLike, TuiLike } from "./ports.ts";
+
+/** Spinner frames, one per tick. */
+export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
+/** Spinner tick in ms: at most four redraws a second. */
+export const SPINNER_INTERVAL_MS = 250;
+/** Rows shown before `+N more`. */
+export const WIDGET_MAX_ROWS = 5;
+
+/**
+ * The widget rows of a team (R62): its starting and working teammates in order, with their
+ * activity (or `starting…`/`working…`) and, when the heartbeat flagged one, the same stall text
+ * the console shows (`stalled 31m`, `stalled · silent 31m`), timed from `now` (ms).
+ */
+export function widgetRows(teammates: readonly TeammateRow[], now: number): WidgetRow[] {
+  return teammates
+    .filter((t) => t.status === "starting" || t.status === "working")
+    .map((t) => {
+      const activity = oneLine(t.activity ?? "") || `${t.status}…`;
+      return t.stall ? { name: t.name, activity, stall: teammateStatus(t, now).text } : { name: t.name, activity };
+    });
+}
+
+/** What the lead passes to {@link TeamWidget}. */
+export interface TeamWidgetOptions {
+  readonly tui: TuiLike;
+  readonly theme: ThemeLike;
+  /** The starting or working teammates now, read from memory on every render (cheap). */
+  readonly rows: () => readonly WidgetRow[];
+}
+
+/**
+ * The passive widget under the editor (R62): one line per starting or working teammate,
+ * `⠋ name · activity` plus ` · stalled · silent 31m` when flagged, at most
+ * {@link WIDGET_MAX_ROWS} then `+N more`; no lines at all (hidden) when nobody works. Its
+ * spinner timer (every {@link SPINNER_INTERVAL_MS} ms, unref'd) runs only while there are rows,
+ * so an idle team causes no redraws; `dispose()` clears it. It only displays: no input (L18).
+ * Install it with
+ * `ctx.ui.setWidget(key, (tui, theme) => new TeamWidget({ tui, theme, rows }), { placement: "belowEditor" })`.
+ */
+export class TeamWidget implements Component {
+  private readonly o: TeamWidgetOptions;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private frame = 0;
+  private disposed = false;
+
+  /** Starts the spinner at once when `rows()` is already non-empty. */
+  constructor(options: TeamWidgetOptions) {
+    this.o = options;
+    this.sync(this.o.rows().length > 0);
+  }
+
+  /** Call when the team changed (a teammate started, finished, stalled): starts or stops the timer and redraws. */
+  changed(): void {
+    this.sync(this.o.rows().length > 0);
+    if (!this.disposed) this.o.tui.requestRender();
+  }
+
+  /** Lines fitted to `width`; `[]` when there are no rows. */
+  render(width: number): readonly string[] {
+    const rows = this.o.rows();
+    this.sync(rows.length > 0);
+    if (rows.length === 0 || width <= 0) return [];
+    const { theme } = this.o;
+    const spin = SPINNER_FRAMES[this.frame % SPINNER_FRAMES.length] ?? "·";
+    const lines = rows.slice(0, WIDGET_MAX_ROWS).map((r) => {
+      const activity = oneLine(r.activity);
+      const parts = [`${theme.fg("accent", spin)} ${theme.bold(oneLine(r.name))}`];
+      if (activity) parts.push(theme.fg("muted", activity));
+      if (r.stall) parts.push(theme.fg("warning", oneLine(r.stall)));
+      return truncateToWidth(parts.join(theme.fg("dim", " · ")), width, "…");
+    });
+    if (rows.length > WIDGET_MAX_ROWS) lines.push(truncateToWidth(theme.fg("dim", `  +${rows.length - WIDGET_MAX_ROWS} more`), width, "…"));
+    return lines;
+  }
+
+  /** Nothing cached: `render` reads the rows each time. */
+  invalidate(): void {}
+
+  /** Stops the timer for good; Pi calls this when the widget is replaced or cleared. */
+  dispose(): void {
+    this.disposed = true;
+    this.sync(false);
+  }
+
+  /** Whether the spinner timer is running (for tests and diagnostics). */
+  get animating(): boolean {
+    return this.timer !== undefined;
+  }
+
+  private sync(busy: boolean): void {
+    if (busy && !this.disposed && !this.timer) {
+      this.timer = setInterval(() => this.tick(), SPINNER_INTERVAL_MS);
+      this.timer.unref?.();
+    } else if ((!busy || this.disposed) && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private tick(): void {
+    if (this.o.rows().length === 0) {
+      // The rows went away without `changed()`: one last redraw hides the widget.
+      this.sync(false);
+      this.o.tui.requestRender();
+      return;
+    }
+    this.frame = (this.frame + 1) % SPINNER_FRAMES.length;
+    this.o.tui.requestRender();
+  }
+}
