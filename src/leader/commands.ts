@@ -1,24 +1,28 @@
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { knownModels } from "./model-registry.ts";
 import { applyTeamModelCommand, TEAM_MODEL_USAGE } from "../team/model-choice.ts";
-import type { ModelRef } from "../team/spawn-plan.ts";
 import type { TeamSession } from "./team-session.ts";
+import { CONSOLE_PAGES } from "../ui/console-model.ts";
+import { openConsole } from "../ui/team-ui.ts";
 
-/** Usage of `/agent-teams`, until the console (issue: console) takes the bare command over. */
-export const AGENT_TEAMS_USAGE = `Usage: ${TEAM_MODEL_USAGE}: the team default model for this session (roles without a model field).`;
+/** Usage of `/agent-teams`. */
+export const AGENT_TEAMS_USAGE = `Usage: /agent-teams [${CONSOLE_PAGES.join("|")}] opens the console (a plain-text summary outside the TUI); ${TEAM_MODEL_USAGE}: the team default model for this session (roles without a model field).`;
 
 /**
- * Registers `/agent-teams` (R61, for now only its `model` subcommand): `/agent-teams model
- * <provider/id>` sets the session's team default model (R6) after checking it against Pi's model
- * registry; `default` clears it (Pi's own default). The bare command shows the setting.
+ * Registers `/agent-teams` (R61): bare, or with a page name, it opens the console on that page
+ * (src/ui/team-ui.ts); `/agent-teams model <provider/id>` sets the session's team default model
+ * (R6) after checking it against Pi's model registry, and `default` clears it (Pi's own default).
  */
 export function registerTeamCommands(pi: ExtensionAPI, session: () => TeamSession | undefined): void {
   pi.registerCommand("agent-teams", {
-    description: "Resident teams: /agent-teams model <provider/id|default> sets the team default model",
+    description: "Resident teams: the console (teammates, roles, board, mail); /agent-teams model <provider/id|default> sets the team model",
     handler: async (args, ctx) => {
       const s = session();
       if (!s) return ctx.ui.notify("pi-resident-teams: the team is not running in this session.", "error");
       const [sub, ...rest] = args.trim().split(/\s+/).filter(Boolean);
-      if (sub === undefined) return ctx.ui.notify(`${s.teamModel.describe()}\n${AGENT_TEAMS_USAGE}`, "info");
+      if (sub === undefined) return openConsole(ctx, s);
+      const page = CONSOLE_PAGES.find((p) => p === sub.toLowerCase());
+      if (page) return openConsole(ctx, s, page);
       if (sub !== "model") return ctx.ui.notify(`Unknown subcommand ${JSON.stringify(sub)}. ${AGENT_TEAMS_USAGE}`, "error");
       const known = knownModels(ctx);
       if (!known) return ctx.ui.notify("pi-resident-teams: Pi's model registry could not be read; the team model is unchanged.", "error");
@@ -26,13 +30,4 @@ export function registerTeamCommands(pi: ExtensionAPI, session: () => TeamSessio
       ctx.ui.notify(r.message, r.ok ? "info" : "error");
     },
   });
-}
-
-/** Every model Pi's registry knows; undefined when the registry cannot be read (no check then). */
-export function knownModels(ctx: Pick<ExtensionContext, "modelRegistry">): ModelRef[] | undefined {
-  try {
-    return ctx.modelRegistry.getAll().map((m) => ({ provider: m.provider, id: m.id }));
-  } catch {
-    return undefined;
-  }
 }

@@ -11,14 +11,17 @@ import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
-import { knownModels, registerTeamCommands } from "./commands.ts";
+import { registerTeamCommands } from "./commands.ts";
+import { knownModels } from "./model-registry.ts";
+import { FINISH_ENTRY_TYPE, HARNESS_EVENT_TYPE, registerTeamRenderers, TEAMMATE_REPORT_TYPE } from "../ui/renderers.ts";
+import { installWidget } from "../ui/team-ui.ts";
 
 /** The package root, which every teammate loads with `-e`. */
 const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 
-/** Custom message types the leader's session receives. */
-export const REPORT_MESSAGE = "teammate-report";
-export const HARNESS_EVENT_MESSAGE = "harness-event";
+/** Custom message types the leader's session receives (drawn by src/ui/renderers.ts). */
+export const REPORT_MESSAGE = TEAMMATE_REPORT_TYPE;
+export const HARNESS_EVENT_MESSAGE = HARNESS_EVENT_TYPE;
 
 /**
  * The leader side of the extension. One `TeamSession` (harness plus board) lives from
@@ -52,6 +55,7 @@ export function registerLeader(pi: ExtensionAPI): void {
   });
 
   registerTeamCommands(pi, () => session);
+  registerTeamRenderers(pi);
 
   pi.on("session_start", async (event, ctx: ExtensionContext) => {
     const old = session;
@@ -69,6 +73,8 @@ export function registerLeader(pi: ExtensionAPI): void {
       leaderThinking: () => pi.getThinkingLevel(),
       knownModels: () => knownModels(ctx),
       deliver,
+      // The finish entry (R55): in the transcript only, never in the leader model's context.
+      onLifeline: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text }),
     });
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");
     unavailable = undefined;
@@ -80,6 +86,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       return;
     }
     session = s;
+    installWidget(ctx, s);
     const discovery = await s.discover();
     const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);

@@ -5,17 +5,17 @@ import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import type { Member } from "../team/member.ts";
-import { TeamModelSetting } from "../team/model-choice.ts";
+import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
-import { feedDelivery, feedHooks } from "./feed-hooks.ts";
+import { feedDelivery, feedHooks, fetchStats } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
 import { TaskCosts } from "./task-costs.ts";
 import { TeamFeed } from "./team-feed.ts";
 import type { AgentDiscovery } from "../agents/index.ts";
-import { buildSnapshot } from "../ui/snapshot.ts";
-import type { ConsoleSnapshot } from "../ui/console-model.ts";
+import { buildSnapshot, teammateRow } from "../ui/snapshot.ts";
+import type { ConsoleSnapshot, TeammateRow } from "../ui/console-model.ts";
 import { startSweep } from "./session-boundary.ts";
 import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
 import { worktreeKeptText } from "./worktree-report.ts";
@@ -49,6 +49,8 @@ export class TeamSession {
   readonly notes: NoteLog;
   /** What the console and the widget show beyond the lifecycle state (activity, gauges, mail). */
   readonly feed = new TeamFeed();
+  /** Set once `close` began: UI timers of this session end. */
+  closed = false;
   /** Per-task cost for the Board page. */
   readonly costs = new TaskCosts();
   /** The last discovery, for the Roles page (the console never reads files per frame). */
@@ -135,6 +137,7 @@ export class TeamSession {
       },
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
+      reviewerUsage: (taskId, u) => this.costs.reviewer(taskId, u),
       note,
       paceMs: pace.paceMs,
     });
@@ -143,7 +146,9 @@ export class TeamSession {
   /** Starts the harness (takes the session lock), then the board. @throws TeamError `locked`. */
   async start(): Promise<void> {
     await this.harness.start();
-    this.harness.subscribe(() => this.feed.phases(this.harness.members()));
+    this.harness.subscribe(() => {
+      for (const m of this.feed.phases(this.harness.members())) fetchStats(this.feed, m);
+    });
     await this.board.start();
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
     // Then the worktrees those sessions (or this one, before a crash) left uncommitted.
@@ -179,9 +184,15 @@ export class TeamSession {
       costs: this.costs,
       discovery: this.#discovery,
       notes: this.notes.entries(),
-      teamModel: this.teamModel.describe(),
+      teamModel: this.teamModel.get() ? formatModelRef(this.teamModel.get()!) : "Pi default",
       teamModelRef: this.teamModel.get(),
     });
+  }
+
+  /** Rows of the starting and working teammates only: the widget reads them on every render. */
+  workingRows(): TeammateRow[] {
+    const working = this.harness.members().filter((m) => m.status === "starting" || m.status === "working");
+    return working.map((m) => teammateRow({ feed: this.feed, board: this.board.board }, m));
   }
 
   /**
@@ -189,6 +200,7 @@ export class TeamSession {
    * board's close then writes. Idempotent.
    */
   async close(): Promise<void> {
+    this.closed = true;
     try {
       await this.harness.close();
     } finally {

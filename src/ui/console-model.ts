@@ -140,7 +140,7 @@ export interface ConsoleSnapshot {
   readonly counts: Readonly<Record<TaskStatus, number>>;
   /** Newest first. */
   readonly mail: readonly MailRow[];
-  /** The team default model as `/agent-teams model` shows it. */
+  /** The team default model: `provider/id`, or `Pi default` when none is set. */
   readonly teamModel: string;
 }
 

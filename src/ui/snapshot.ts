@@ -9,7 +9,7 @@ import type { Note } from "../leader/notes.ts";
 import type { TaskCosts, Usage } from "../leader/task-costs.ts";
 import { titleOf, type TeamFeed } from "../leader/team-feed.ts";
 import type { Member } from "../team/member.ts";
-import type { ConsoleSnapshot, MailRow, RoleRow, SkippedRole, TaskRow, TeammateRow, VerifyState, WidgetRow } from "./console-model.ts";
+import type { ConsoleSnapshot, MailRow, RoleRow, SkippedRole, TaskRow, TeammateRow, VerifyState } from "./console-model.ts";
 
 /** Notes shown on the Mail page (the newest). */
 export const NOTE_ROWS = 200;
@@ -50,24 +50,6 @@ export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
   };
 }
 
-/** The widget's rows: starting and working teammates (R62). */
-export function widgetRows(members: readonly Member[], feed: TeamFeed, now: number): WidgetRow[] {
-  return members.filter((m) => m.status === "starting" || m.status === "working").map((m) => {
-    const f = feed.get(m.spawnId);
-    const stall = stallOf(m);
-    return {
-      name: m.name,
-      activity: f?.activity || m.status,
-      ...(stall ? { stall: `${stall.kind === "silent" ? "stalled · silent" : "stalled"} ${shortAge(now - stall.since)}` } : {}),
-    };
-  });
-}
-
-function shortAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return s < 60 ? `${s}s` : s < 3600 ? `${Math.floor(s / 60)}m` : `${Math.floor(s / 3600)}h`;
-}
-
 /** The heartbeat's flag (R52, R53): noticed silence; `silent` when no model output ever came. */
 function stallOf(m: Member): TeammateRow["stall"] {
   if (m.state.phase === "stopped") return undefined;
@@ -75,7 +57,8 @@ function stallOf(m: Member): TeammateRow["stall"] {
   return a.noticed ? { kind: a.modelOutput ? "stalled" : "silent", since: a.lastOutputAt } : undefined;
 }
 
-function teammateRow(s: SnapshotSources, m: Member): TeammateRow {
+/** One Teammates row (also the widget's source, for starting and working teammates). */
+export function teammateRow(s: Pick<SnapshotSources, "feed" | "board">, m: Member): TeammateRow {
   const f = s.feed.mate(m);
   const stall = stallOf(m);
   const tasks = [...s.board.tasks.values()].filter((t) => holderOf(t.state)?.spawnId === m.spawnId).map((t) => ({ id: t.id, subject: t.subject }));

@@ -1,0 +1,108 @@
+/**
+ * The user's view of the team in the leader's Pi (R61, R62): the `/agent-teams` console opened
+ * through `ctx.ui.custom`, the passive widget under the editor, and their refresh from the
+ * team's changes. Only the interactive TUI gets components; other modes get the plain-text
+ * summary (src/ui/summary.ts).
+ */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { availableModels, knownModels } from "../leader/model-registry.ts";
+import type { TeamSession } from "../leader/team-session.ts";
+import { applyTeamModelCommand } from "../team/model-choice.ts";
+import { TeamConsole } from "./console.ts";
+import type { ConsoleActions, ConsolePage } from "./console-model.ts";
+import { consoleSummary } from "./summary.ts";
+import { TeamWidget, widgetRows } from "./widget.ts";
+
+/** The widget's key in Pi's widget registry. */
+export const WIDGET_KEY = "pi-resident-teams";
+/** Fastest console refresh after team changes, in ms (streamed text changes the team often). */
+export const CONSOLE_REFRESH_MS = 200;
+/** How often the open console's clock ("working 12s") ticks, in ms. */
+export const CONSOLE_CLOCK_MS = 1000;
+
+/**
+ * Installs the widget (R62) for `s` in an interactive leader: one row per starting or working
+ * teammate, hidden when nobody works. Its component redraws only while someone works. Returns
+ * the uninstall (also run by Pi at /reload and session switches, which drop widgets).
+ */
+export function installWidget(ctx: ExtensionContext, s: TeamSession): () => void {
+  if (ctx.mode !== "tui") return () => undefined;
+  let widget: TeamWidget | undefined;
+  ctx.ui.setWidget(WIDGET_KEY, (tui, theme) => {
+    widget = new TeamWidget({ tui, theme, rows: () => widgetRows(s.workingRows(), Date.now()) });
+    return widget;
+  }, { placement: "belowEditor" });
+  const changed = (): void => widget?.changed();
+  const offFeed = s.feed.subscribe(changed);
+  const offTeam = s.harness.subscribe(changed);
+  return () => {
+    offFeed();
+    offTeam();
+  };
+}
+
+/** What the console's actions do, for a session. */
+export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "modelRegistry">): ConsoleActions {
+  return {
+    shutdown: async (name) => {
+      const r = await s.harness.shutdown(name);
+      return `@${r.name} stopped: ${r.exit}`;
+    },
+    compact: (name) => (s.harness as unknown as { compact(n: string, by: string): Promise<string> }).compact(name, "user"), // TEMP until h/compact
+    // The same rules as `/agent-teams model <provider/id|default>`.
+    setTeamModel: async (model) => {
+      const r = applyTeamModelCommand(s.teamModel, model ? `${model.provider}/${model.id}` : "default", knownModels(ctx) ?? []);
+      if (!r.ok) throw new Error(r.message);
+      return r.message;
+    },
+  };
+}
+
+/**
+ * `/agent-teams` (R61): in the TUI a full-screen overlay console, refreshed from the team's
+ * changes (at most every `CONSOLE_REFRESH_MS`) and by a clock while open; elsewhere the
+ * plain-text summary of the same pages. Opening it makes no model call and reads no file
+ * beyond one discovery of the role files. Resolves when the console closes.
+ */
+export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: ConsolePage): Promise<void> {
+  await s.discover();
+  if (ctx.mode !== "tui") {
+    const text = consoleSummary(s.snapshot());
+    if (ctx.hasUI) ctx.ui.notify(text, "info");
+    else process.stdout.write(`${text}\n`);
+    return;
+  }
+  const offs: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    for (const off of offs.splice(0)) off();
+    if (timer) clearTimeout(timer);
+  };
+  const closing = await ctx.ui.custom<string | undefined>((tui, theme, keybindings, done) => {
+    const view = new TeamConsole({
+      tui,
+      theme,
+      keybindings,
+      snapshot: () => s.snapshot(),
+      actions: consoleActions(s, ctx),
+      models: () => availableModels(ctx),
+      done,
+      ...(page ? { page } : {}),
+    });
+    const refresh = (): void => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        view.refresh();
+      }, CONSOLE_REFRESH_MS);
+    };
+    offs.push(s.feed.subscribe(refresh), s.harness.subscribe(refresh));
+    // A /reload drops the overlay without `done`: the clock then ends with the session.
+    const clock = setInterval(() => (s.closed ? stop() : view.refresh()), CONSOLE_CLOCK_MS);
+    clock.unref();
+    offs.push(() => clearInterval(clock));
+    return view;
+  }, { overlay: true, overlayOptions: { anchor: "top-left", width: "100%", maxHeight: "100%" } });
+  stop();
+  if (closing) ctx.ui.notify(closing, "info");
+}

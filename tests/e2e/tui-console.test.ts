@@ -1,0 +1,122 @@
+/**
+ * Issue 8 on the real pi TUI, driven in tmux: a scripted turn spawns two teammates and creates
+ * tasks; `/agent-teams` shows both teammates with statuses and context gauges, Tab shows the
+ * board, `x` then `y` stops a teammate, `q` closes and typed text reaches Pi's editor; the widget
+ * row is there while a teammate works and gone once it is idle. With PI_TEAMS_CONSOLE_CAPTURES
+ * set to a directory, the captured pages are written there (docs/console.md is made from them).
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { agentFile } from "../support/leader.ts";
+import { waitUntil } from "../support/team.ts";
+import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
+
+const SPINNER = "[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]";
+/** The widget row of `name`: a spinner frame, the name, then its activity. */
+const widgetRow = (name: string) => new RegExp(`${SPINNER} ${name} · `);
+
+let team: TuiTeam | undefined;
+afterEach(async () => {
+  await team?.stop();
+  team = undefined;
+});
+
+/** The console's lines between its header and the editor, for the docs. */
+async function keep(name: string, screen: string): Promise<void> {
+  const dir = process.env.PI_TEAMS_CONSOLE_CAPTURES;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${name}.txt`), `${screen.replace(/\s+$/gm, "").trimEnd()}\n`);
+}
+
+describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
+  it("shows teammates with gauges and the board, stops a teammate, gives the editor back, and the widget follows work", async () => {
+    let release!: () => void;
+    const adaMayReport = new Promise<void>((resolve) => (release = resolve));
+    team = await startTuiTeam({
+      size: { columns: 120, rows: 36 },
+      handler: async (c) => {
+        if (c.agent === "leader") {
+          if (c.lastUser === "SETUP" && c.toolResults.length === 0) {
+            return {
+              toolCalls: [
+                { name: "teammate_spawn", arguments: { name: "ada", agent: "writer", prompt: "Write docs/guide.md from the notes." } },
+                { name: "teammate_spawn", arguments: { name: "bo", agent: "writer" } },
+                { name: "task_create", arguments: { subject: "Review the guide", resources: ["docs/guide.md"] } },
+                { name: "task_create", arguments: { subject: "Publish the guide", dependsOn: ["review-the-guide"] } },
+              ],
+            };
+          }
+          return { text: c.lastUser === "SETUP" ? "Team is up." : "Noted." };
+        }
+        if (c.agent === "ada") {
+          if (c.toolResults.length === 0) {
+            await adaMayReport; // ada stays `working` until the test lets it report
+            return { toolCalls: [{ name: "send_message", arguments: { to: "leader", message: "Guide written\nSee docs/guide.md.", status: "completed" } }] };
+          }
+          return { text: "Reported." };
+        }
+        return { text: "Not now." }; // bo declines board notices
+      },
+      agents: { "writer.md": agentFile("writer", "You write documentation.", { tools: "read, write" }) },
+    });
+    const { tui: t, model: m } = team;
+    await waitUntil("the TUI to show the model", () => /scripted-1\s*$/m.test(t.screen()), 30_000);
+    t.type("SETUP");
+    await waitUntil("both spawns and the leader's answer", () => t.screen().includes("Team is up.") && m.callsOf("ada").length >= 1, 30_000);
+
+    // The widget: ada works (its model call is held), so its row shows under the editor.
+    await waitUntil("ada's widget row", () => widgetRow("ada").test(t.screen()), 15_000);
+
+    t.type("/agent-teams");
+    await waitUntil("the Teammates page with both teammates and gauges", () => {
+      const s = t.screen();
+      return s.includes("pi-resident-teams") && /ada\b.*working/.test(s) && /bo\b.*idle/.test(s) && (s.match(/\/128K/g) ?? []).length >= 2;
+    }, 15_000);
+    await keep("teammates", t.screen());
+    t.keys("Enter");
+    await waitUntil("ada's detail", () => /Write docs\/guide\.md from the notes\./.test(t.screen()) && !/Tab page/.test(t.screen()), 10_000);
+    await keep("teammate-detail", t.screen());
+    t.keys("Escape");
+    await waitUntil("the list again", () => /Tab page/.test(t.screen()), 5_000);
+
+    t.keys("Tab");
+    await waitUntil("the Roles page", () => /writer/.test(t.screen()) && /project/.test(t.screen()), 10_000);
+    await keep("roles", t.screen());
+    t.keys("Tab");
+    await waitUntil("the Board page with both tasks", () => t.screen().includes("Review the guide") && t.screen().includes("Publish the guide"), 10_000);
+    const board = t.screen();
+    expect(board).toMatch(/pending/);
+    await keep("board", board);
+    t.keys("Tab");
+    await waitUntil("the Mail page", () => /mail/i.test(t.screen()), 10_000);
+    await keep("mail", t.screen());
+    t.keys("Tab"); // back to Teammates
+
+    // Select bo and stop it: x, then y.
+    await waitUntil("the Teammates page again", () => /bo\b.*idle/.test(t.screen()), 10_000);
+    for (let i = 0; i < 4 && !/▸.*\bbo\b/.test(t.screen()); i++) {
+      t.keys("Down");
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(t.screen()).toMatch(/▸.*\bbo\b/);
+    t.keys("x");
+    await waitUntil("the y/n line", () => /Shut down @bo\?/.test(t.screen()), 5_000);
+    t.keys("y");
+    await waitUntil("bo's row to say stopped", () => /@bo\s+stopped/.test(t.screen()), 20_000);
+    await keep("teammates-after-stop", t.screen());
+
+    // q closes; what the user types next reaches Pi's editor.
+    t.keys("q");
+    await waitUntil("the console to close", () => !/Tab page/.test(t.screen()), 5_000);
+    t.literal("typed after closing");
+    await waitUntil("the text in the editor", () => t.screen().includes("typed after closing"), 5_000);
+    t.keys("C-u");
+
+    // ada reports and idles: its widget row goes away.
+    release();
+    await waitUntil("the leader to hear ada's report", () => t.screen().includes("Noted."), 30_000);
+    await waitUntil("ada's widget row to go", () => !widgetRow("ada").test(t.screen()), 15_000);
+  });
+});
