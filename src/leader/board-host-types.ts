@@ -64,6 +64,8 @@ export interface BoardHostOptions {
   teamModel: () => ModelRef | undefined;
   /** The board changed (claims, releases): the roster's resource holdings may have too. */
   onChange?: () => void;
+  /** A teammate's `task_submit` was accepted: an assignment boundary (its context may be compacted). Must not throw. */
+  onSubmitted?: (holder: Holder) => void;
   note: (text: string) => void;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
   paceMs: number;
