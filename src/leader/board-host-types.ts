@@ -66,6 +66,8 @@ export interface BoardHostOptions {
   onChange?: () => void;
   /** A reviewer's usage (tokens, USD) for `taskId`, read before it stops. */
   reviewerUsage?: (taskId: string, usage: { tokens: number; cost: number }) => void;
+  /** A teammate's `task_submit` was accepted: an assignment boundary (its context may be compacted). Must not throw. */
+  onSubmitted?: (holder: Holder) => void;
   note: (text: string) => void;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
   paceMs: number;

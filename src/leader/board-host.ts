@@ -61,7 +61,7 @@ export class BoardHost implements TeamActivity {
     this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => serializeBoard(this.#board) });
     this.#intents = new BoardIntents({
       layout, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
-      unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(),
+      unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h) => this.#o.onSubmitted?.(h),
     });
     this.#reviews = new BoardReviews({
       piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,

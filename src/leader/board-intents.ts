@@ -37,6 +37,8 @@ export interface BoardIntentsOptions {
   apply: (effects: readonly Effect[]) => void;
   /** Called after each intent was answered and consumed. */
   answered: () => void;
+  /** A submission of `holder` was accepted (an assignment boundary: its context may be compacted). Must not throw. */
+  submitted?: (holder: { name: string; spawnId: string }) => void;
 }
 
 /** The intent folders' reader and the decision folder's writer; the host owns one. */
@@ -185,6 +187,7 @@ export class BoardIntents {
     }, now);
     this.#o.apply(r.effects);
     if (!r.ok) return { ok: false, reason: r.reason, message: r.message, taskId: intent.taskId };
+    this.#o.submitted?.(holder);
     const said: Record<typeof r.outcome, string> = {
       completed: `Task ${r.task.id} is completed.`,
       in_review: `Task ${r.task.id} was submitted; an independent reviewer is checking it now. You keep the claim; the verdict reaches you as a message. End your turn.`,

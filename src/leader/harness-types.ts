@@ -6,6 +6,7 @@ import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
 import type { TeammateStatus } from "../team/routing.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
+import type { CompactionOptions } from "./compactor.ts";
 
 /** At most this many living teammates per session (R19). */
 export const MAX_LIVING_TEAMMATES = 8;
@@ -85,6 +86,8 @@ export interface LeaderHarnessOptions {
   holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
   heartbeat?: HeartbeatConfig;
+  /** Compaction of teammates' contexts (issue 8): the threshold and the feed hook. Default: automatic compaction off. */
+  compaction?: CompactionOptions;
   now?: () => number;
   /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
   safetyPollMs?: number;

@@ -13,6 +13,7 @@ import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
+import { teamCompactor, type Compactor } from "./compactor.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 export * from "./harness-types.ts";
@@ -35,6 +36,8 @@ export class LeaderHarness implements TeamActivity {
   /** Roles defined inline by `teammate_spawn` for this session only (R8, R9). */
   readonly roles = new SessionRoles();
   #lock: SessionLock | undefined;
+  /** Manual and automatic compaction of teammates' contexts (issue 8). */
+  readonly #compactor: Compactor<Member>;
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = {
@@ -48,9 +51,20 @@ export class LeaderHarness implements TeamActivity {
       knownModels: () => undefined,
       worktreesRoot: join(options.agentDir, "worktrees", basename(options.layout.root)),
       worktreeLocks: new WorktreeLocks(),
+      compaction: { at: 0 },
       ...options,
+      // The compactor hears of terminal reports, and of quiet idles before the board offers work.
+      deliver: (d) => {
+        if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
+        options.deliver(d);
+      },
+      onIdle: (m) => {
+        this.#compactor.idle(m);
+        options.onIdle?.(m);
+      },
     };
     this.#team = new TeamDriver(this.#o);
+    this.#compactor = teamCompactor(this.#team, this.#o.compaction, this.#o.now);
   }
 
   /**
@@ -201,6 +215,32 @@ export class LeaderHarness implements TeamActivity {
     const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
     await m.closed;
     return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };
+  }
+
+  /**
+   * Compacts a living teammate's context now (the console's `c`; `by` labels the feed row). A
+   * working teammate is refused (Pi would abort its run); mail arriving meanwhile is held and
+   * delivered once it ends. Resolves with the status-bar line, e.g. `@ada compacted: 150K → 32K
+   * tokens`, or `@ada compaction failed: <Pi's reason>`. The leader's model is not told.
+   * @throws TeamError `not_found` when no living teammate has that name (the message lists them).
+   */
+  async compact(name: string, by: "user" | "auto" = "user"): Promise<string> {
+    const m = this.living(name);
+    if (!m || m.state.phase === "stopping") {
+      const living = this.members().filter((x) => x.living).map((x) => x.name);
+      throw new TeamError("not_found", `compact: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
+    }
+    return this.#compactor.compact(m, by);
+  }
+
+  /**
+   * `who` reached an assignment boundary (its terminal report, or a board submission the board
+   * accepted): once its run settles idle, its context is compacted if it passed the threshold.
+   * Ignored for an incarnation that no longer lives.
+   */
+  assignmentBoundary(who: { name: string; spawnId: string }): void {
+    const m = this.living(who.name);
+    if (m && m.spawnId === who.spawnId) this.#compactor.boundary(m);
   }
 
   /**

@@ -4,6 +4,8 @@ import { WorktreeLocks } from "../isolation/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
+import { resolveCompactAt } from "../team/compaction.ts";
+import { feedCompaction } from "./compactor.ts";
 import type { Member } from "../team/member.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
@@ -80,7 +82,8 @@ export class TeamSession {
     const note = (text: string): void => this.notes.add(text);
     const pace = resolveNoticePace(o.env.PI_TEAMMATE_NOTICE_PACE_MS);
     const heartbeat = resolveHeartbeat(o.env);
-    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings];
+    const compactAt = resolveCompactAt(o.env);
+    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings];
     this.boardLabel = `${key} (${boardPaths.board})`;
     this.harness = new LeaderHarness({
       cwd: o.cwd,
@@ -104,6 +107,7 @@ export class TeamSession {
       ...feedHooks(this.feed),
       onLifeline: (m, text) => o.onLifeline?.(m.name, text),
       heartbeat: heartbeat.config,
+      compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => this.board.offerWork(),
       onGone: (m, reason) => {
@@ -135,6 +139,7 @@ export class TeamSession {
         this.harness.rosterChanged();
         this.costs.observe(this.board.board, (id) => this.feed.get(id));
       },
+      onSubmitted: (holder) => this.harness.assignmentBoundary(holder),
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       reviewerUsage: (taskId, u) => this.costs.reviewer(taskId, u),

@@ -22,6 +22,7 @@ export function initialState(spawnId: string, now: number): TeammateState {
       tickets: 0,
       finished: false,
       failedSends: 0,
+      compacting: false,
     },
   };
 }
@@ -39,8 +40,8 @@ export function occupies(s: TeammateState): boolean {
 /**
  * Idle with nothing in flight or waiting: the board may offer it work (R36). Mail the child
  * refused does not count as waiting: nothing would end that wait, and a task offered to it must
- * lapse to another teammate.
+ * lapse to another teammate. A compaction in progress is not quiet: it ends with a board offer.
  */
 export function isQuiet(s: TeammateState): boolean {
-  return s.phase === "idle" && s.life.sending === undefined && (s.life.mail.length === 0 || s.life.failedSends > 0);
+  return s.phase === "idle" && s.life.sending === undefined && !s.life.compacting && (s.life.mail.length === 0 || s.life.failedSends > 0);
 }

@@ -77,6 +77,11 @@ export interface Life {
   readonly finished: boolean;
   /** Sends the child refused in a row; the leader hears about the first of a streak only. */
   readonly failedSends: number;
+  /**
+   * A compaction of its context is running (issue 8): Pi rejects every prompt meanwhile, so no
+   * send goes out; mail waits in `mail` until `compaction_done` releases it.
+   */
+  readonly compacting: boolean;
 }
 
 /** How a child's process ended. */
@@ -125,6 +130,10 @@ export type TeammateEvent =
   | { readonly type: "sent"; readonly ticket: number; readonly ok: true; readonly started: boolean }
   | { readonly type: "sent"; readonly ticket: number; readonly ok: false; readonly error: string }
   | { readonly type: "stop_requested" }
+  /** The shell starts compacting an idle teammate with nothing in flight (see team/compaction.ts): sends are held. */
+  | { readonly type: "compaction_started" }
+  /** That compaction ended (done, failed or never sent): held mail goes out, or the board hears it is free. */
+  | { readonly type: "compaction_done" }
   /** The child closed (L21), its outbox drained; `stderrTail` quotes its last stderr lines. */
   | { readonly type: "closed"; readonly exit: ExitInfo; readonly stderrTail: string }
   | { readonly type: "tick" };

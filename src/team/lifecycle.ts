@@ -3,7 +3,7 @@
  * now, ctx)` returns the next state and the effects for the shell (src/leader/harness.ts). Rules
  * live here and nowhere else: delivery of mail (R24, R27), reports (R26, R47), the direct
  * assignment (R15, R49), rescue of runs that end without a report (L31), heartbeats (R52, R53),
- * and the end of an incarnation (R21, R30, R56, L22).
+ * holding sends while a compaction runs (issue 8), and the end of an incarnation (R21, R30, R56, L22).
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
@@ -11,6 +11,7 @@ import { crashText, deliveryFailedText, kickoffText, mailText, noReportText, rem
 import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
 import { isQuiet } from "./lifecycle-state.ts";
+import { compactBlock } from "./compaction.ts";
 
 export type * from "./lifecycle-types.ts";
 export { initialState, isQuiet, occupies, statusOf } from "./lifecycle-state.ts";
@@ -48,11 +49,12 @@ function send(s: Living, kind: SendKind, text: string, mail: readonly InboxRecor
 /**
  * Writes pending mail into the child when nothing else is in flight: an idle teammate is woken
  * with one prompt carrying all of it (with the role prompt the first time), a working one is
- * steered (R24). A starting teammate gets it once it is ready or its kickoff run settles.
+ * steered (R24). A starting teammate gets it once it is ready or its kickoff run settles. While
+ * a compaction runs nothing goes out (Pi rejects prompts then); `compaction_done` pumps again.
  */
 function pump(s: Living, ctx: TransitionContext): LivingStep {
   const { life } = s;
-  if (life.sending || life.mail.length === 0) return { state: s, effects: [] };
+  if (life.sending || life.compacting || life.mail.length === 0) return { state: s, effects: [] };
   if (s.phase === "idle") {
     const text = wakeText(life.mail, life.rolePending ? ctx.facts.role : undefined);
     return send(withLife(s, { ...life, mail: [], rolePending: false }), "wake", text, life.mail);
@@ -85,7 +87,7 @@ function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionCont
     return idleStep(idle, ctx, effects);
   }
   // Mail first: it may be the very answer the teammate waits for; a reminder can wait a settle.
-  if (!owes || life.mail.length > 0 || life.sending || reminder === "escalated") return idleStep(idle, ctx, effects);
+  if (!owes || life.mail.length > 0 || life.sending || life.compacting || reminder === "escalated") return idleStep(idle, ctx, effects);
   const about = openClaim === undefined ? {} : { claim: openClaim };
   if (reminder === "none") {
     const step = send(withLife(idle, { ...life, reminder: { step: "reminded", ...about } }), "reminder", reminderText(openClaim), []);
@@ -158,7 +160,7 @@ function onLeaderMessage(s: Living, e: Extract<TeammateEvent, { type: "leader_me
   if (e.reopen) life = { ...life, gate: reopenGate(life.gate), direct: "none", reminder: { step: "none" } };
   const next = withLife(s, life);
   // The record rides on the send so a failed steer can fall back to the inbox.
-  if (next.phase === "working" && !life.sending) return send(next, "leader_steer", mailText(e.record), [e.record], e.id);
+  if (next.phase === "working" && !life.sending && !life.compacting) return send(next, "leader_steer", mailText(e.record), [e.record], e.id);
   return { state: next, effects: [{ type: "queue_leader_message", id: e.id, record: e.record }] };
 }
 
@@ -255,6 +257,15 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
       return { state: { phase: "stopping", life: s.life }, effects: [{ type: "board_gone", reason: "shutdown" }, { type: "write_roster" }, { type: "stop_process" }] };
     case "closed":
       return onClosed(s, e, ctx);
+    case "compaction_started":
+      // The shell checked `compactBlock` first; a late or doubled start changes nothing.
+      if (compactBlock(s) !== undefined) return { state: s, effects: [{ type: "note", text: `compaction of ${ctx.facts.name} not started: ${compactBlock(s)}` }] };
+      return { state: withLife(s, { ...s.life, compacting: true }), effects: [] };
+    case "compaction_done": {
+      if (!s.life.compacting) return { state: s, effects: [] };
+      const next = withLife(s, { ...s.life, compacting: false });
+      return next.phase === "idle" ? idleStep(next, ctx, []) : { state: next, effects: [] };
+    }
     case "tick": {
       if (s.phase !== "working" && s.phase !== "starting") return { state: s, effects: [] };
       const tier = stallDue(s.life.activity, ctx.heartbeat, now);

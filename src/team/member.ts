@@ -141,6 +141,11 @@ export class Member {
     return this.state.phase !== "stopped" && this.state.life.sending !== undefined;
   }
 
+  /** A compaction of its context is running: its sends are held (issue 8). */
+  get compacting(): boolean {
+    return this.state.phase !== "stopped" && this.state.life.compacting;
+  }
+
   /** Mail read and not yet written into the child. */
   get pendingMail(): readonly InboxRecord[] {
     return this.state.phase === "stopped" ? [] : this.state.life.mail;

@@ -48,7 +48,7 @@ export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "mode
       const r = await s.harness.shutdown(name);
       return `@${r.name} stopped: ${r.exit}`;
     },
-    compact: (name) => (s.harness as unknown as { compact(n: string, by: string): Promise<string> }).compact(name, "user"), // TEMP until h/compact
+    compact: (name) => s.harness.compact(name, "user"),
     // The same rules as `/agent-teams model <provider/id|default>`.
     setTeamModel: async (model) => {
       const r = applyTeamModelCommand(s.teamModel, model ? `${model.provider}/${model.id}` : "default", knownModels(ctx) ?? []);

@@ -40,6 +40,11 @@ export interface PiEnvOptions {
   root?: string;
   /** Extra top-level settings.json keys, merged over the defaults below. */
   settings?: Record<string, unknown>;
+  /**
+   * More models of the scripted provider, like "scripted-1" but with their own id and limits
+   * (e.g. a small `contextWindow` so a teammate pinned to it looks nearly full).
+   */
+  extraModels?: { id: string; contextWindow: number; maxTokens: number }[];
 }
 
 /** Environment names that could carry credentials or a foreign pi / team identity. */
@@ -98,6 +103,9 @@ export async function createPiEnv(opts: PiEnvOptions): Promise<PiEnv> {
             contextWindow: 128000,
             maxTokens: 16384,
           },
+          ...(opts.extraModels ?? []).map((m) => ({
+            name: `Scripted Model ${m.id}`, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, ...m,
+          })),
         ],
       },
     },

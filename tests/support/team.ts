@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { RpcEvent } from "../../src/process/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { startLeader, writeAgents, type Leader } from "./leader.ts";
-import { createPiEnv, type PiEnv } from "./pi-env.ts";
+import { createPiEnv, type PiEnv, type PiEnvOptions } from "./pi-env.ts";
 import { contentText, startScriptedModel, type ChatMessage, type ModelCall, type Reply, type ReplyToolCall, type ScriptedModel } from "./scripted-model.ts";
 import { isAlive } from "./process.ts";
 
@@ -156,10 +156,16 @@ export async function listFiles(dir: string): Promise<string[]> {
  * Starts the model, the env (agent files in `<cwd>/.pi/agents`) and the leader. Agents without a
  * script answer "ok".
  */
-export async function startTeam(opts: { agents: Record<string, string>; scripts?: Record<string, AgentScript>; leaderEnv?: Record<string, string> }): Promise<Team> {
+export async function startTeam(opts: {
+  agents: Record<string, string>;
+  scripts?: Record<string, AgentScript>;
+  leaderEnv?: Record<string, string>;
+  /** settings.json keys and extra models for the env (see `createPiEnv`). */
+  envOptions?: Pick<PiEnvOptions, "settings" | "extraModels">;
+}): Promise<Team> {
   const scripts = new Map(Object.entries(opts.scripts ?? {}));
   const model = await startScriptedModel({ handler: (c) => (scripts.get(c.agent) ?? (() => ({ text: "ok" })))(c) });
-  const env = await createPiEnv({ model });
+  const env = await createPiEnv({ model, ...opts.envOptions });
   const pids = new Set<number>();
   let leader: Leader | undefined;
   try {

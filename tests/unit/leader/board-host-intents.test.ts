@@ -29,8 +29,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function startHost(): Promise<BoardHost> {
+async function startHost(onSubmitted?: (holder: { name: string; spawnId: string }) => void): Promise<BoardHost> {
   host = new BoardHost({
+    ...(onSubmitted ? { onSubmitted } : {}),
     layout,
     cwd: dir,
     piCli: "pi-not-used",
@@ -127,6 +128,19 @@ describe("BoardHost intent scan", () => {
     await waitFor("stuck intent set aside", async () => ((await pending()).length === 0 ? true : undefined));
     expect((await readdir(join(layout.claimsDir, "invalid"))).some((n) => n.startsWith("aaa-stuck."))).toBe(true);
     expect(notes.some((n) => n.includes("aaa-stuck"))).toBe(true);
+  });
+
+  it("tells onSubmitted of an accepted submission (an assignment boundary), not of a rejected one", async () => {
+    const submitted: { name: string; spawnId: string }[] = [];
+    await startHost((h) => submitted.push(h));
+    await plant("c1", claim("c1", { taskId: "only-task" }));
+    expect(await decision("c1")).toMatchObject({ ok: true });
+    expect(submitted).toEqual([]);
+    await plant("s0", { ...claim("s0", { taskId: "no-such-task", status: "completed" }), action: "submit" });
+    expect(await decision("s0")).toMatchObject({ ok: false });
+    await plant("s1", { ...claim("s1", { taskId: "only-task", status: "completed", result: "done" }), action: "submit" });
+    expect(await decision("s1")).toMatchObject({ ok: true });
+    expect(submitted).toEqual([{ name: "alice", spawnId: "alice-1" }]);
   });
 
   it("sets aside an intent whose id is not its file name, so it cannot answer for another worker", async () => {
