@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { checkExtensions } from "../agents/extensions.ts";
 import { checkToolGrant, PI_BUILTIN_TOOLS } from "../agents/known-tools.ts";
 import { persistDefinition } from "../agents/persist.ts";
 import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
@@ -35,6 +36,8 @@ interface Resolved {
   /** Set for an inline definition: register it (session role) or write it (persist). */
   inline?: { markdown: string; persist?: "project" | "project-local" };
   tools: string[];
+  /** The role's extensions, absolute paths that exist, loaded with `-e` after the package. */
+  extensions: string[];
   choice: ModelChoice;
   predecessor?: Member;
 }
@@ -114,6 +117,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     model: r.choice,
     trusted: o.trusted(),
     packageDir: o.packageDir,
+    extensions: r.extensions,
     runtimeDir: layout.root,
     boardDir: o.boardDir,
     leaderPid: process.pid,
@@ -183,7 +187,7 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
   let agent: AgentDefinition;
   let inline: Resolved["inline"];
   if (req.definition !== undefined) {
-    const parsed = prepareInlineRole({ discovery, name: req.agent, definition: req.definition, projectTrusted: d.o.trusted() });
+    const parsed = prepareInlineRole({ discovery, name: req.agent, definition: req.definition, projectTrusted: d.o.trusted(), cwd: d.o.cwd });
     if (!parsed.ok) return fail(parsed.message);
     agent = parsed.definition;
     inline = { markdown: parsed.markdown, ...(parsed.persist ? { persist: parsed.persist } : {}) };
@@ -201,7 +205,9 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
     if (!check.ok) return fail(check.message);
     predecessor = d.team.members.get(req.handoffFrom.toLowerCase());
   }
-  const grant = checkToolGrant(agent.tools, PI_BUILTIN_TOOLS);
+  const extensions = checkExtensions(agent);
+  if (!extensions.ok) return fail(extensions.message);
+  const grant = checkToolGrant(agent.tools, PI_BUILTIN_TOOLS, { extensionTools: extensions.paths.length > 0 });
   if (!grant.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${grant.message}`);
   const choice = resolveTeammateModel({ role: agent.model, leader: d.o.leaderModel(), leaderThinking: d.o.leaderThinking(), teamDefault: d.o.teamModel() });
   const known = d.o.knownModels();
@@ -209,7 +215,7 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
     const model = checkModel(choice.model, known);
     if (!model.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${model.message}`);
   }
-  return { agent, ...(inline ? { inline } : {}), tools: grant.tools, choice, ...(predecessor ? { predecessor } : {}) };
+  return { agent, ...(inline ? { inline } : {}), tools: grant.tools, extensions: extensions.paths, choice, ...(predecessor ? { predecessor } : {}) };
 }
 
 /**
