@@ -70,6 +70,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       knownModels: () => knownModels(ctx),
       deliver,
     });
+    s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");
     unavailable = undefined;
     try {

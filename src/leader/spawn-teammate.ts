@@ -125,7 +125,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     ...(m.worktree ? { worktree: m.worktree.dir } : {}),
   });
   try {
-    m.proc = await spawnPiChild({ piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}` });
+    const answerUi = o.answerUi;
+    m.proc = await spawnPiChild({
+      piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
+      ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
+    });
   } catch (error) {
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
@@ -143,7 +147,9 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }
   m.disposers.push(proc.child.onEvent((event) => team.onRpcEvent(m, event)));
-  m.disposers.push(proc.child.onUiRequest((u) => team.note(`cancelled a ${u.request.method} dialog of the child`, m)));
+  m.disposers.push(proc.child.onUiRequest((u) => {
+    if (u.answer !== "none") team.note(`a ${u.request.method} dialog of the child was ${typeof u.answer === "object" ? "answered" : u.answer}`, m);
+  }));
   d.watchExit(m);
   try {
     await proc.waitReady(o.readyTimeoutMs);

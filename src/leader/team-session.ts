@@ -8,6 +8,8 @@ import type { Member } from "../team/member.ts";
 import { TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
+import { DialogRelay } from "./dialog-relay.ts";
+import { resolveDialogTimeout } from "./dialog-text.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { feedDelivery, feedHooks } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
@@ -51,6 +53,8 @@ export class TeamSession {
   readonly teamModel = new TeamModelSetting();
   /** Problems with PI_TEAMMATE_* variables, for the user. */
   readonly warnings: string[];
+  /** Shows teammates' dialogs to the user; `attach` it to the session's `ctx.ui` at session_start. */
+  readonly dialogs: DialogRelay;
   readonly #agentDir: string;
   /** The session-start sweep and reclaim of leftover worktrees (a worktree spawn waits for it). */
   #reclaimed: Promise<void> = Promise.resolve();
@@ -71,6 +75,9 @@ export class TeamSession {
     const pace = resolveNoticePace(o.env.PI_TEAMMATE_NOTICE_PACE_MS);
     const heartbeat = resolveHeartbeat(o.env);
     this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings];
+    const dialogTimeout = resolveDialogTimeout(o.env);
+    this.warnings.push(...dialogTimeout.warnings);
+    this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
     this.harness = new LeaderHarness({
       cwd: o.cwd,
@@ -92,6 +99,7 @@ export class TeamSession {
         o.deliver(d);
       },
       ...feedHooks(this.feed),
+      answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
       onLifeline: (m, text) => o.onLifeline?.(m.name, text),
       heartbeat: heartbeat.config,
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
@@ -157,6 +165,7 @@ export class TeamSession {
    * board's close then writes. Idempotent.
    */
   async close(): Promise<void> {
+    this.dialogs.close(); // teammates blocked in a dialog get their answer (cancelled) before the stop
     try {
       await this.harness.close();
     } finally {

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RpcEvent } from "../../src/process/index.ts";
+import type { AnswerUi, RpcEvent } from "../../src/process/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { startLeader, writeAgents, type Leader } from "./leader.ts";
 import { createPiEnv, type PiEnv } from "./pi-env.ts";
@@ -154,9 +154,9 @@ export async function listFiles(dir: string): Promise<string[]> {
 
 /**
  * Starts the model, the env (agent files in `<cwd>/.pi/agents`) and the leader. Agents without a
- * script answer "ok".
+ * script answer "ok". `leaderUi` answers the leader's dialogs (default: cancelled at once).
  */
-export async function startTeam(opts: { agents: Record<string, string>; scripts?: Record<string, AgentScript>; leaderEnv?: Record<string, string> }): Promise<Team> {
+export async function startTeam(opts: { agents: Record<string, string>; scripts?: Record<string, AgentScript>; leaderEnv?: Record<string, string>; leaderUi?: AnswerUi }): Promise<Team> {
   const scripts = new Map(Object.entries(opts.scripts ?? {}));
   const model = await startScriptedModel({ handler: (c) => (scripts.get(c.agent) ?? (() => ({ text: "ok" })))(c) });
   const env = await createPiEnv({ model });
@@ -164,7 +164,7 @@ export async function startTeam(opts: { agents: Record<string, string>; scripts?
   let leader: Leader | undefined;
   try {
     await writeAgents(env, opts.agents);
-    leader = await startLeader(env, opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {});
+    leader = await startLeader(env, { ...(opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {}), ...(opts.leaderUi ? { answerUi: opts.leaderUi } : {}) });
   } catch (error) {
     await model.close();
     await env.cleanup();
