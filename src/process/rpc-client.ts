@@ -269,7 +269,10 @@ export class RpcChild extends RpcCommands {
     this.#recorder.lineRead();
     this.#lastActivityAt = this.#now();
     const parsed = parseRpcLine(line);
-    if (!parsed.ok) return this.#report(parsed.violation);
+    if (!parsed.ok) {
+      if (parsed.uiRequest) this.#dialogs.onMalformed(parsed.uiRequest);
+      return this.#report(parsed.violation);
+    }
     const record = parsed.record;
     if (record.kind === "response") return this.#onResponse(record.response, line);
     if (record.kind === "ui_request") return this.#dialogs.onRequest(record.request);

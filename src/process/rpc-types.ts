@@ -263,4 +263,10 @@ export interface ProtocolViolation {
 }
 
 /** Result of `parseRpcLine`: a record, or the violation to count and report. */
-export type ParseLineResult = { ok: true; record: RpcInbound } | { ok: false; violation: ProtocolViolation };
+export type ParseLineResult =
+  | { ok: true; record: RpcInbound }
+  /**
+   * `uiRequest`: the line was an `extension_ui_request` with a string id whose other fields are
+   * bad; cancel it, it may be a dialog the child blocks on. `method` is `(none)` when not a string.
+   */
+  | { ok: false; violation: ProtocolViolation; uiRequest?: { id: string; method: string } };

@@ -80,6 +80,14 @@ export class UiDialogs {
     );
   }
 
+  /**
+   * A UI request whose fields did not parse (already reported as a violation): it may be a dialog
+   * the child blocks on, so it is cancelled and recorded as an unknown method.
+   */
+  onMalformed({ id, method }: { id: string; method: string }): void {
+    this.#respond(this.#d.now(), { type: "extension_ui_request", id, method: "unknown", rawMethod: method }, { type: "extension_ui_response", id, cancelled: true });
+  }
+
   #ask(request: RpcUiDialogRequest): Promise<UiAnswer | undefined> | undefined {
     if (!this.#d.answerUi) return undefined;
     try {

@@ -133,6 +133,24 @@ describe("RpcChild answerUi", () => {
   });
 });
 
+describe("RpcChild and a malformed UI request", () => {
+  it("cancels a dialog whose fields do not parse (it would block the child), reports it, and never asks the answerer", async () => {
+    const a = deferredAnswerer();
+    const fake = fakeChild({ answerUi: a.answerUi });
+    const diagnostics: RpcDiagnostic[] = [];
+    fake.client.onDiagnostic((d) => diagnostics.push(d));
+    fake.reply({ type: "extension_ui_request", id: "m1", method: "confirm", title: 42, message: "x" });
+    expect(await fake.nextWritten()).toEqual({ type: "extension_ui_response", id: "m1", cancelled: true });
+    expect(diagnostics[0]).toMatchObject({ kind: "protocol_violation", violation: { reason: "bad_shape" } });
+    expect(fake.client.uiRequests).toMatchObject([{ request: { id: "m1", method: "unknown", rawMethod: "confirm" }, answer: "cancelled" }]);
+    fake.reply({ type: "extension_ui_request", id: 7, method: "confirm" }); // no usable id: only reported
+    fake.reply({ type: "turn_start" });
+    await new Promise((r) => setImmediate(r));
+    expect(fake.written).toHaveLength(1);
+    expect(a.asked).toEqual([]);
+  });
+});
+
 describe("dialogResponse", () => {
   const request = (method: "select" | "confirm" | "input" | "editor"): RpcUiDialogRequest =>
     method === "confirm" ? { type: "extension_ui_request", id: "q", method, title: "t", message: "m" } : method === "select" ? { type: "extension_ui_request", id: "q", method, title: "t", options: ["x"] } : { type: "extension_ui_request", id: "q", method, title: "t" };
