@@ -1,7 +1,7 @@
 @discovery
 Feature: Agent definition discovery
   Teammates are spawned from Markdown agent definitions: YAML frontmatter (name, description,
-  tools, model, verify, worktree) and a body that is the role prompt. They are found in the user
+  tools, model, verify, worktree, extensions) and a body that is the role prompt. They are found in the user
   agent dir (<agent dir>/agents/*.md) and in the project (<cwd>/.pi/agents/<name>.md, and
   <name>.local.md for a personal override). Per name, user < project < project-local (R5, R7,
   R10-R12, L12, W15). Project files are used only in a trusted project. There are no built-in

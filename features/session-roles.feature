@@ -58,7 +58,7 @@ Feature: Session roles passed inline to teammate_spawn
   Scenario: a string that is not JSON is refused, saying what is accepted
     When "scout" is spawned with the inline definition string "description: looks around"
     Then the spawn is refused saying "definition is a string that is not valid JSON"
-    And the spawn is refused saying "accepted: an object { description?, tools?, model?, verify?, worktree?, prompt, persist? }"
+    And the spawn is refused saying "accepted: an object { description?, tools?, model?, verify?, worktree?, extensions?, prompt, persist? }"
     And no session role "scout" is registered
 
   Scenario: an unknown key is refused, not silently dropped

@@ -4,7 +4,9 @@ Feature: Teammate tool grants
   bash, powershell, edit, write, grep, find, ls) and the four team tools (send_message, task_list,
   task_claim, task_submit), which every teammate gets. The effective grant is the role's tools in
   file order, then the team tools, without duplicates. A role naming any other tool is refused
-  before a process exists, naming the tool and listing what is available (L5).
+  before a process exists, naming the tool and listing what is available (L5), unless the role
+  loads extensions, whose tools cannot be checked before the teammate starts
+  (features/role-extensions.feature).
 
   Scenario Outline: the grant is the role's tools, then the team tools, in order, de-duplicated
     Given a role with "<tools field>"

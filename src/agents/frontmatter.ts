@@ -47,7 +47,7 @@ export function splitFrontmatter(text: string): FrontmatterResult {
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     return {
       ok: false,
-      message: `frontmatter must be a YAML mapping of fields (name, description, tools, model, verify, worktree), got ${describe(data)}`,
+      message: `frontmatter must be a YAML mapping of fields (name, description, tools, model, verify, worktree, extensions), got ${describe(data)}`,
     };
   }
   return { ok: true, data: data as Record<string, unknown>, body: parsed.content };

@@ -7,6 +7,7 @@ export type {
   AgentDefinition,
   AgentDiagnostic,
   AgentDiscovery,
+  AgentExtension,
   AgentFileScope,
   AgentModel,
   AgentScope,
@@ -47,4 +48,5 @@ export {
   type PreparedInlineRole,
   type PrepareInlineRoleOptions,
 } from "./session-roles.ts";
+export { checkExtensions, resolveExtensionPath, resolveExtensions, type ExtensionCheck } from "./extensions.ts";
 export { persistDefinition, type PersistDefinitionOptions } from "./persist.ts";

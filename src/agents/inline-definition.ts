@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import matter from "gray-matter";
 import { agentNameProblem } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
@@ -15,7 +16,7 @@ export const PERSIST_SCOPES: readonly PersistScope[] = ["project", "project-loca
  * fields, `prompt` (the body) and `persist`. `name` is accepted too, but only equal to the spawn's
  * `agent` argument (which is the name), so messages do not advertise it.
  */
-export const INLINE_DEFINITION_KEYS = ["description", "tools", "model", "verify", "worktree", "prompt", "persist"] as const;
+export const INLINE_DEFINITION_KEYS = ["description", "tools", "model", "verify", "worktree", "extensions", "prompt", "persist"] as const;
 
 /** Outcome of {@link parseInlineDefinition}. */
 export type InlineDefinitionResult =
@@ -25,7 +26,10 @@ export type InlineDefinitionResult =
       definition: AgentDefinition;
       /** Where to write the role, when the caller asked for it (R9). */
       persist?: PersistScope;
-      /** The role as a definition file (frontmatter and body); parses back to `definition`. */
+      /**
+       * The role as a definition file (frontmatter and body); parses back to `definition`.
+       * `extensions` entries are written as absolute paths: the file lives elsewhere than `cwd`.
+       */
       markdown: string;
       /** Warnings a file would get too (no description, `-item` tools). */
       diagnostics: AgentDiagnostic[];
@@ -38,7 +42,7 @@ export function sessionSource(name: string): string {
 }
 
 const ACCEPTED_SHAPE =
-  "an object { description?, tools?, model?, verify?, worktree?, prompt, persist? } with the frontmatter fields of a " +
+  "an object { description?, tools?, model?, verify?, worktree?, extensions?, prompt, persist? } with the frontmatter fields of a " +
   "definition file and prompt as its body, or that object written as a JSON string";
 
 /** Common slips mapped to the key that was probably meant. */
@@ -51,6 +55,7 @@ const LIKELY_KEY: ReadonlyMap<string, string> = new Map([
   ["system_prompt", "prompt"],
   ["role", "prompt"],
   ["models", "model"],
+  ["extension", "extensions"],
   ["scope", "persist"],
 ]);
 
@@ -60,8 +65,10 @@ const LIKELY_KEY: ReadonlyMap<string, string> = new Map([
  *
  * `value` is an object, or that object as a JSON string (some harnesses stringify objects, L26).
  * The fields are the frontmatter fields of a definition file (description, tools, model, verify,
- * worktree), `prompt` (the body; a non-blank string, required) and optional `persist`
- * (`"project"` or `"project-local"`). A key set to `undefined` counts as absent.
+ * worktree, extensions), `prompt` (the body; a non-blank string, required) and optional `persist`
+ * (`"project"` or `"project-local"`). A key set to `undefined` counts as absent. Relative
+ * `extensions` paths resolve against `options.cwd` (the leader's working directory; default the
+ * process's), not against a file's directory.
  *
  * The object is rendered to Markdown with gray-matter and run through `parseAgentFile` with the
  * virtual source `session:<name>`, so it is validated exactly like a file and gets the same
@@ -75,7 +82,7 @@ const LIKELY_KEY: ReadonlyMap<string, string> = new Map([
  * @returns the session role with its Markdown, or a message that names `definition.<field>`,
  * the value and what is accepted (every message starts `session:<name>: `).
  */
-export function parseInlineDefinition(name: string, value: unknown): InlineDefinitionResult {
+export function parseInlineDefinition(name: string, value: unknown, options: { cwd?: string } = {}): InlineDefinitionResult {
   const source = sessionSource(name);
   const refuse = (message: string, field?: string): InlineDefinitionResult => refused(name, [{ severity: "error", source, ...(field ? { field } : {}), message: `${source}: ${message}` }]);
   const problem = agentNameProblem(name);
@@ -112,15 +119,19 @@ export function parseInlineDefinition(name: string, value: unknown): InlineDefin
     const got = prompt === undefined ? "is missing" : `has value ${formatValue(prompt)}, which is not accepted`;
     return refuse(`definition.prompt ${got}; accepted: a non-blank string, the role's instructions (the body of a definition file).`, "prompt");
   }
+  const cwd = resolve(options.cwd ?? ".");
   const rendered = renderMarkdown(fields, prompt);
   if (!rendered.ok) return refuse(rendered.message);
-  const parsed = parseAgentFile({ text: rendered.markdown, source, name, scope: "session", fieldLabel: (f) => `definition.${f}` });
+  const parsed = parseAgentFile({ text: rendered.markdown, source, name, scope: "session", fieldLabel: (f) => `definition.${f}`, baseDir: cwd });
   if (!parsed.ok) return refused(name, parsed.diagnostics);
+  const extensions = parsed.agent.extensions;
+  const file = extensions ? renderMarkdown({ ...fields, extensions: extensions.map((e) => e.path) }, prompt) : rendered;
+  if (!file.ok) return refuse(file.message);
   return {
     ok: true,
     definition: parsed.agent,
     ...(persist === undefined ? {} : { persist: persist as PersistScope }),
-    markdown: rendered.markdown,
+    markdown: file.markdown,
     diagnostics: parsed.diagnostics,
   };
 }

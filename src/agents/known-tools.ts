@@ -1,8 +1,9 @@
 /**
  * Which tool names a role may grant its teammate (L5). Pure.
  *
- * Teammates start with `--no-extensions` (only this package is loaded with `-e`), so the tools a
- * child can have are Pi's built-in tools plus the four team tools this package registers. A role
+ * Teammates start with `--no-extensions` (only this package is loaded with `-e`, plus the role's own
+ * `extensions`), so the tools a child can have are Pi's built-in tools, the four team tools this
+ * package registers, and whatever the role's extensions register. A role without `extensions`
  * naming anything else (an extension or MCP tool such as `mcp_foo`, or a typo) would start a
  * teammate that silently lacks the tool, so the grant is checked before any process exists.
  */
@@ -22,6 +23,8 @@ export type ToolGrantResult =
       ok: true;
       /** Effective grant: the role tools in order, then the team tools, de-duplicated. */
       tools: string[];
+      /** Role tools that are not known, accepted as tools of the role's extensions (`extensionTools`); unchecked. Absent when none. */
+      fromExtensions?: string[];
     }
   | {
       ok: false;
@@ -38,17 +41,21 @@ export type ToolGrantResult =
  *   grants only the team tools).
  * @param known the tool names a teammate can have besides the team tools; pass
  *   {@link PI_BUILTIN_TOOLS}.
+ * @param options.extensionTools the role loads extensions: an unknown tool may be one of theirs
+ *   (it cannot be checked without loading them), so it is granted and listed in `fromExtensions`.
  * @returns `{ ok: true, tools }` with role tools in order then `send_message, task_list,
  *   task_claim, task_submit`, de-duplicated (a role may list a team tool; it is kept once, in the
  *   role's position); or `{ ok: false, unknown, message }` when any role tool is unknown. Names
  *   are compared exactly (Pi's tool names are case-sensitive), so `Read` is unknown and the
  *   message suggests `read`. Never throws.
  */
-export function checkToolGrant(roleTools: readonly string[] | undefined, known: readonly string[]): ToolGrantResult {
+export function checkToolGrant(roleTools: readonly string[] | undefined, known: readonly string[], options: { extensionTools?: boolean } = {}): ToolGrantResult {
   const role = roleTools ?? [];
   const grantable = [...known, ...WORKER_TOOLS];
   const unknown = [...new Set(role.filter((tool) => !grantable.includes(tool)))];
-  if (unknown.length === 0) return { ok: true, tools: [...new Set([...role, ...WORKER_TOOLS])] };
+  if (unknown.length === 0 || options.extensionTools) {
+    return { ok: true, tools: [...new Set([...role, ...WORKER_TOOLS])], ...(unknown.length > 0 ? { fromExtensions: unknown } : {}) };
+  }
   return { ok: false, unknown, message: unknownToolsMessage(unknown, known, grantable) };
 }
 
@@ -61,7 +68,7 @@ function unknownToolsMessage(unknown: readonly string[], known: readonly string[
   return (
     `${subject} in the role's tools field. ` +
     "Teammates run with only Pi's built-in tools plus the team tools: children start with --no-extensions, " +
-    "so extension and MCP tools are not available to them. " +
+    "so extension and MCP tools are not available to them unless the role loads the extension that registers the tool (the extensions field). " +
     `Known tools: ${known.join(", ")}. Team tools (always granted): ${WORKER_TOOLS.join(", ")}. ` +
     "Fix or remove the tool in the role's definition file and spawn again."
   );

@@ -1,4 +1,6 @@
+import { dirname } from "node:path";
 import { Value } from "typebox/value";
+import { resolveExtensions } from "./extensions.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { parseModelField } from "./model.ts";
 import {
@@ -25,6 +27,13 @@ export interface AgentFileInput {
    * `definition.<key>` so its errors point at the tool argument rather than at a file.
    */
   fieldLabel?: (field: string) => string;
+  /**
+   * Directory relative `extensions` paths resolve against. Default: the directory of `source`
+   * (an inline definition passes the leader's working directory).
+   */
+  baseDir?: string;
+  /** Home directory for `~` in `extensions` paths. Default `os.homedir()`. */
+  home?: string;
 }
 
 /** A parsed file: a definition plus warnings, or only diagnostics (at least one error). */
@@ -113,6 +122,7 @@ function buildDefinition(
   };
   const verify = fm.verify?.trim();
   if (verify) agent.verify = verify;
+  if (fm.extensions !== undefined) agent.extensions = resolveExtensions(fm.extensions, input.baseDir ?? dirname(source), input.home);
   return agent;
 }
 

@@ -12,13 +12,14 @@ export const AgentFrontmatterSchema = Type.Object({
   model: Type.Optional(Type.String({ pattern: MODEL_FIELD_PATTERN })),
   verify: Type.Optional(Type.String()),
   worktree: Type.Optional(Type.Boolean()),
+  extensions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
 });
 
 /** Frontmatter that passed {@link AgentFrontmatterSchema}. */
 export type AgentFrontmatter = Static<typeof AgentFrontmatterSchema>;
 
 /** The known frontmatter keys, in the order messages list them. */
-export const AGENT_FRONTMATTER_KEYS = ["name", "description", "tools", "model", "verify", "worktree"] as const;
+export const AGENT_FRONTMATTER_KEYS = ["name", "description", "tools", "model", "verify", "worktree", "extensions"] as const;
 
 /** A known frontmatter key. */
 export type AgentFrontmatterKey = (typeof AGENT_FRONTMATTER_KEYS)[number];
@@ -31,4 +32,5 @@ export const ACCEPTED_FIELD_VALUES: Readonly<Record<AgentFrontmatterKey, string>
   model: '"provider/id" (for example "anthropic/claude-sonnet-4") or "inherit"',
   verify: "a string (the role's default review prompt)",
   worktree: "true or false (a YAML boolean, unquoted)",
+  extensions: "a YAML list of Pi extension paths (a file or a package directory), each relative to the directory of the agent file, absolute, or starting with ~/, for example [./gate.ts]",
 };

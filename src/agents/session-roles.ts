@@ -145,6 +145,8 @@ export interface PrepareInlineRoleOptions {
    * Omitted: not checked.
    */
   projectTrusted?: boolean;
+  /** The leader's working directory, which relative `definition.extensions` paths start at. Default: the process's. */
+  cwd?: string;
 }
 
 /** Outcome of {@link prepareInlineRole}: an accepted definition, or why it was refused. */
@@ -164,7 +166,7 @@ export function prepareInlineRole(options: PrepareInlineRoleOptions): PreparedIn
   const { discovery, name } = options;
   const conflict = inlineDefinitionConflict(discovery, name);
   if (conflict !== undefined) return { ok: false, reason: "file_defined", message: conflict, diagnostics: [] };
-  const parsed = parseInlineDefinition(name, options.definition);
+  const parsed = parseInlineDefinition(name, options.definition, options.cwd === undefined ? {} : { cwd: options.cwd });
   if (!parsed.ok) return { ok: false, reason: "invalid", message: parsed.message, diagnostics: parsed.diagnostics };
   if (parsed.persist !== undefined && options.projectTrusted === false) {
     const file = parsed.persist === "project" ? `${name}.md` : `${name}.local.md`;

@@ -42,6 +42,12 @@ export interface AgentDefinition {
   verify?: string;
   /** `worktree: true` gives the teammate its own Git worktree on a new branch (R20). Defaults to false. */
   worktree: boolean;
+  /**
+   * Pi extensions loaded into the teammate with `-e`, in field order: each entry as written and
+   * its absolute path (src/agents/extensions.ts). Absent when the role has no `extensions` field.
+   * Existence is checked at spawn time, not here.
+   */
+  extensions?: AgentExtension[];
   /** The Markdown body, CRLF normalised to LF and trimmed. May be `""` (a warning says so). */
   prompt: string;
   scope: AgentScope;
@@ -54,6 +60,14 @@ export interface AgentDefinition {
   source: string;
   /** Absolute paths of lower-scope files of the same name this one shadows; absent when none. */
   overrides?: string[];
+}
+
+/** One entry of a role's `extensions` field. */
+export interface AgentExtension {
+  /** As written in the field, e.g. `./gate.ts` or `~/pi/gate`. */
+  value: string;
+  /** Absolute path: `~` expanded, a relative path resolved against the agent file's directory. */
+  path: string;
 }
 
 /** A problem found in one file. Errors mean the file was not used; warnings do not stop it loading. */

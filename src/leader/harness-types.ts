@@ -1,6 +1,6 @@
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
 import type { WorktreeLocks } from "../isolation/index.ts";
-import type { RpcEvent } from "../process/index.ts";
+import type { RpcEvent, RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
@@ -68,6 +68,11 @@ export interface LeaderHarnessOptions {
   mailDelivered?: (event: MailDelivery) => void;
   /** Every RPC event of a teammate's child as it arrives (the console's activity line and context gauge). */
   onRpcEvent?: (m: Member, event: RpcEvent) => void;
+  /**
+   * Answers a dialog of `m`'s child (the child's `answerUi`, src/process/ui-dialogs.ts): the
+   * session's dialog relay shows it to the user. Default: every dialog is cancelled at once.
+   */
+  answerUi?: (m: Member, request: RpcUiDialogRequest, signal: AbortSignal) => Promise<UiAnswer | undefined> | undefined;
   /** The one end-of-life line of an incarnation (R55), e.g. `Teammate @x finished (completed).` */
   onLifeline?: (m: Member, text: string) => void;
   /** A teammate settled idle (after its outbox was drained and its mail delivered). */
@@ -98,7 +103,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady";
+export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "answerUi" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

@@ -76,6 +76,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       // The finish entry (R55): in the transcript only, never in the leader model's context.
       onLifeline: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text }),
     });
+    s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");
     unavailable = undefined;
     try {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { checkExtensions } from "../agents/extensions.ts";
 import { checkToolGrant, PI_BUILTIN_TOOLS } from "../agents/known-tools.ts";
 import { persistDefinition } from "../agents/persist.ts";
 import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
@@ -35,6 +36,8 @@ interface Resolved {
   /** Set for an inline definition: register it (session role) or write it (persist). */
   inline?: { markdown: string; persist?: "project" | "project-local" };
   tools: string[];
+  /** The role's extensions, absolute paths that exist, loaded with `-e` after the package. */
+  extensions: string[];
   choice: ModelChoice;
   predecessor?: Member;
 }
@@ -114,6 +117,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     model: r.choice,
     trusted: o.trusted(),
     packageDir: o.packageDir,
+    extensions: r.extensions,
     runtimeDir: layout.root,
     boardDir: o.boardDir,
     leaderPid: process.pid,
@@ -121,7 +125,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     ...(m.worktree ? { worktree: m.worktree.dir } : {}),
   });
   try {
-    m.proc = await spawnPiChild({ piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}` });
+    const answerUi = o.answerUi;
+    m.proc = await spawnPiChild({
+      piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
+      ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
+    });
   } catch (error) {
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
@@ -139,7 +147,9 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }
   m.disposers.push(proc.child.onEvent((event) => team.onRpcEvent(m, event)));
-  m.disposers.push(proc.child.onUiRequest((u) => team.note(`cancelled a ${u.request.method} dialog of the child`, m)));
+  m.disposers.push(proc.child.onUiRequest((u) => {
+    if (u.answer !== "none") team.note(`a ${u.request.method} dialog of the child was ${typeof u.answer === "object" ? "answered" : u.answer}`, m);
+  }));
   d.watchExit(m);
   try {
     await proc.waitReady(o.readyTimeoutMs);
@@ -183,7 +193,7 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
   let agent: AgentDefinition;
   let inline: Resolved["inline"];
   if (req.definition !== undefined) {
-    const parsed = prepareInlineRole({ discovery, name: req.agent, definition: req.definition, projectTrusted: d.o.trusted() });
+    const parsed = prepareInlineRole({ discovery, name: req.agent, definition: req.definition, projectTrusted: d.o.trusted(), cwd: d.o.cwd });
     if (!parsed.ok) return fail(parsed.message);
     agent = parsed.definition;
     inline = { markdown: parsed.markdown, ...(parsed.persist ? { persist: parsed.persist } : {}) };
@@ -201,7 +211,9 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
     if (!check.ok) return fail(check.message);
     predecessor = d.team.members.get(req.handoffFrom.toLowerCase());
   }
-  const grant = checkToolGrant(agent.tools, PI_BUILTIN_TOOLS);
+  const extensions = checkExtensions(agent);
+  if (!extensions.ok) return fail(extensions.message);
+  const grant = checkToolGrant(agent.tools, PI_BUILTIN_TOOLS, { extensionTools: extensions.paths.length > 0 });
   if (!grant.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${grant.message}`);
   const choice = resolveTeammateModel({ role: agent.model, leader: d.o.leaderModel(), leaderThinking: d.o.leaderThinking(), teamDefault: d.o.teamModel() });
   const known = d.o.knownModels();
@@ -209,7 +221,7 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
     const model = checkModel(choice.model, known);
     if (!model.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${model.message}`);
   }
-  return { agent, ...(inline ? { inline } : {}), tools: grant.tools, choice, ...(predecessor ? { predecessor } : {}) };
+  return { agent, ...(inline ? { inline } : {}), tools: grant.tools, extensions: extensions.paths, choice, ...(predecessor ? { predecessor } : {}) };
 }
 
 /**

@@ -10,6 +10,8 @@ import type { Member } from "../team/member.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
+import { DialogRelay } from "./dialog-relay.ts";
+import { resolveDialogTimeout } from "./dialog-text.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
 import { feedDelivery, feedHooks, fetchStats } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
@@ -63,6 +65,8 @@ export class TeamSession {
   readonly teamModel = new TeamModelSetting();
   /** Problems with PI_TEAMMATE_* variables, for the user. */
   readonly warnings: string[];
+  /** Shows teammates' dialogs to the user; `attach` it to the session's `ctx.ui` at session_start. */
+  readonly dialogs: DialogRelay;
   readonly #agentDir: string;
   /** The session-start sweep and reclaim of leftover worktrees (a worktree spawn waits for it). */
   #reclaimed: Promise<void> = Promise.resolve();
@@ -84,6 +88,9 @@ export class TeamSession {
     const heartbeat = resolveHeartbeat(o.env);
     const compactAt = resolveCompactAt(o.env);
     this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings];
+    const dialogTimeout = resolveDialogTimeout(o.env);
+    this.warnings.push(...dialogTimeout.warnings);
+    this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
     this.harness = new LeaderHarness({
       cwd: o.cwd,
@@ -105,6 +112,7 @@ export class TeamSession {
         o.deliver(d);
       },
       ...feedHooks(this.feed),
+      answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
       onLifeline: (m, text) => o.onLifeline?.(m.name, text),
       heartbeat: heartbeat.config,
       compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
@@ -206,6 +214,7 @@ export class TeamSession {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.dialogs.close(); // teammates blocked in a dialog get their answer (cancelled) before the stop
     try {
       await this.harness.close();
     } finally {

@@ -14,6 +14,7 @@ const InlineDefinition = Type.Object({
   model: Type.Optional(Type.String({ description: '"provider/id" or "inherit"; omit for the team default.' })),
   verify: Type.Optional(Type.String({ description: "Default acceptance criteria a reviewer checks for the board tasks it submits." })),
   worktree: Type.Optional(Type.Boolean({ description: "true: its own git worktree and branch." })),
+  extensions: Type.Optional(Type.Array(Type.String(), { description: "Pi extension paths (file or package dir) loaded into the teammate; relative to the working directory. Only when the user asks for one." })),
   prompt: Type.String({ description: "The role prompt (the body of a definition file)." }),
   persist: Type.Optional(Type.Union([Type.Literal("project"), Type.Literal("project-local")], { description: "Only when the user asks: write it to .pi/agents/<agent>.md (project) or <agent>.local.md (project-local)." })),
 });

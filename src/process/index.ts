@@ -16,6 +16,7 @@ export {
 export { RpcChild, type RpcChildOptions, type RpcChildState } from "./rpc-client.ts";
 export { RpcCommands, waitReady, type NextEventOptions, type SendOptions } from "./rpc-commands.ts";
 export type { RpcChildStats, RpcDiagnostic, UiRequestRecord } from "./rpc-recorder.ts";
+export { dialogResponse, type AnswerUi } from "./ui-dialogs.ts";
 export { spawnPiChild, type PiChild, type SpawnPiChildOptions, type StopOptions } from "./spawner.ts";
 export { PI_PACKAGE_NAME, resolvePiCli, type ResolvePiCliOptions } from "./pi-cli.ts";
 export { STDERR_TAIL_BYTES, openStderrLog, readTail, type StderrLog } from "./stderr-log.ts";

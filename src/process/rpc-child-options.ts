@@ -1,5 +1,6 @@
 /** The wiring and the lifecycle states of an `RpcChild` (src/process/rpc-client.ts). */
 import type { Readable, Writable } from "node:stream";
+import type { AnswerUi } from "./ui-dialogs.ts";
 
 /** Options of `new RpcChild(...)`. */
 export interface RpcChildOptions {
@@ -17,6 +18,11 @@ export interface RpcChildOptions {
   now?: () => number;
   /** How many UI requests and violations are kept in the logs (oldest dropped first). Default 100. */
   logLimit?: number;
+  /**
+   * Answers the child's dialogs (see `AnswerUi` in ui-dialogs.ts). Default: none, every dialog is
+   * answered `{cancelled:true}` at once so the child never blocks.
+   */
+  answerUi?: AnswerUi;
 }
 
 /** `open`; `input_closed` (stdin broke or `endInput`: sends reject, output still read); `closed`. */

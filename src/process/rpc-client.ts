@@ -11,10 +11,11 @@ import { Listeners } from "./listeners.ts";
 import { PendingRequests } from "./pending-requests.ts";
 import { parseResponseData } from "./rpc-response-data.ts";
 import { parseRpcLine, violation } from "./rpc-parse.ts";
-import { UI_DIALOG_METHODS, type ProtocolViolation, type RpcCommand, type RpcEvent, type RpcResponse, type RpcResponseData, type RpcUiRequest } from "./rpc-types.ts";
+import type { ProtocolViolation, RpcCommand, RpcEvent, RpcResponse, RpcResponseData } from "./rpc-types.ts";
 import { RpcChildRecorder, type RpcChildStats, type RpcDiagnostic, type UiRequestRecord } from "./rpc-recorder.ts";
 import { RpcCommands, type SendOptions } from "./rpc-commands.ts";
 import type { RpcChildOptions, RpcChildState } from "./rpc-child-options.ts";
+import { UiDialogs } from "./ui-dialogs.ts";
 
 export type { RpcChildOptions, RpcChildState } from "./rpc-child-options.ts";
 
@@ -48,6 +49,7 @@ export class RpcChild extends RpcCommands {
   #events = new Listeners<RpcEvent>();
   #ends = new Listeners<ChildExitedError>();
   #endNotified = false;
+  #dialogs: UiDialogs;
 
   constructor(options: RpcChildOptions) {
     super();
@@ -58,6 +60,14 @@ export class RpcChild extends RpcCommands {
     this.#now = options.now ?? Date.now;
     this.#lastActivityAt = this.#now();
     this.#recorder = new RpcChildRecorder(options.logLimit ?? 100);
+    this.#dialogs = new UiDialogs({
+      answerUi: options.answerUi,
+      recorder: this.#recorder,
+      now: this.#now,
+      state: () => this.#state,
+      write: (record) => this.#write(record),
+      label: this.label,
+    });
     // Kept for the child's whole life: an EPIPE on an unlistened stdin would crash the leader.
     this.#input.on("error", (error: Error) => this.#inputFailed(error));
     this.#detachReader = attachJsonlReader(options.output, (line) => this.#onLine(line));
@@ -128,15 +138,8 @@ export class RpcChild extends RpcCommands {
         this.#report(violation("bad_response_data", data.message, JSON.stringify(response)));
         reject(new TeamError("protocol_violation", `${this.label}: response to ${command.type} (id ${id}) has unexpected data: ${data.message}`));
       };
-      const onTimeout = (): TeamError =>
-        new TeamError(
-          "timeout",
-          withStderr(
-            `${this.label}: no response to ${command.type} (id ${id}) within ${timeoutMs} ms. ` +
-              "The child may be stuck or overloaded: check get_state, or stop and respawn it.",
-            this.#safeStderrTail(),
-          ),
-        );
+      const stuck = `${this.label}: no response to ${command.type} (id ${id}) within ${timeoutMs} ms. The child may be stuck or overloaded: check get_state, or stop and respawn it.`;
+      const onTimeout = (): TeamError => new TeamError("timeout", withStderr(stuck, this.#safeStderrTail()));
       this.#pending.add({ id, command: command.type, settle, reject }, timeoutMs, onTimeout);
       this.#write({ ...command, id });
     });
@@ -147,7 +150,10 @@ export class RpcChild extends RpcCommands {
     return this.#events.add(listener);
   }
 
-  /** Subscribe to recorded extension UI requests (dialogs already answered). @returns unsubscribe. */
+  /**
+   * Subscribe to recorded extension UI requests: fire-and-forget ones as they arrive, dialogs once
+   * answered (at once, or when the `answerUi` answerer answered). @returns unsubscribe.
+   */
   onUiRequest(listener: (record: UiRequestRecord) => void): () => void {
     return this.#recorder.onUiRequest(listener);
   }
@@ -178,6 +184,7 @@ export class RpcChild extends RpcCommands {
     if (this.#state !== "open") return;
     this.#state = "input_closed";
     this.#endError = new ChildExitedError(`${this.label}: ${why}; it accepts no more commands.`, undefined, "");
+    this.#dialogs.end();
     try {
       this.#input.end();
     } catch {
@@ -222,6 +229,7 @@ export class RpcChild extends RpcCommands {
   #end(error: ChildExitedError): void {
     this.#endError = error; // close() replaces a stdin failure: later sends see the exit status
     this.#pending.rejectAll(error);
+    this.#dialogs.end();
     if (this.#endNotified) return;
     this.#endNotified = true;
     this.#ends.emit(error, (e) => this.#recorder.listenerFailed("end", e));
@@ -261,10 +269,13 @@ export class RpcChild extends RpcCommands {
     this.#recorder.lineRead();
     this.#lastActivityAt = this.#now();
     const parsed = parseRpcLine(line);
-    if (!parsed.ok) return this.#report(parsed.violation);
+    if (!parsed.ok) {
+      if (parsed.uiRequest) this.#dialogs.onMalformed(parsed.uiRequest);
+      return this.#report(parsed.violation);
+    }
     const record = parsed.record;
     if (record.kind === "response") return this.#onResponse(record.response, line);
-    if (record.kind === "ui_request") return this.#onUiRequest(record.request);
+    if (record.kind === "ui_request") return this.#dialogs.onRequest(record.request);
     this.#events.emit(record.event, (e) => this.#recorder.listenerFailed("event", e));
   }
 
@@ -281,17 +292,6 @@ export class RpcChild extends RpcCommands {
       return request.reject(new TeamError("protocol_violation", `${this.label}: ${message}.`));
     }
     request.settle(response);
-  }
-
-  #onUiRequest(request: RpcUiRequest): void {
-    // Dialogs block the child until answered (W4); unknown methods might be dialogs of a newer Pi.
-    const isDialog = request.method === "unknown" || UI_DIALOG_METHODS.has(request.method);
-    let answer: UiRequestRecord["answer"] = "none";
-    if (isDialog) {
-      const sent = this.#state === "open" && this.#write({ type: "extension_ui_response", id: request.id, cancelled: true });
-      answer = sent ? "cancelled" : "unanswered";
-    }
-    this.#recorder.uiRequest({ at: this.#now(), request, answer });
   }
 
   #report(found: ProtocolViolation): void {

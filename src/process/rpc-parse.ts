@@ -51,8 +51,13 @@ export function parseRpcLine(line: string): ParseLineResult {
     }
     return { ok: true, record: { kind: "event", event: parseEvent(type, value) } };
   } catch (error) {
-    if (error instanceof ShapeError) return { ok: false, violation: violation("bad_shape", error.message, line) };
-    throw error;
+    if (!(error instanceof ShapeError)) throw error;
+    const bad = violation("bad_shape", error.message, line);
+    const id = value["id"];
+    const method = value["method"];
+    // A malformed dialog still blocks the child until answered: say which request to cancel.
+    if (type !== "extension_ui_request" || typeof id !== "string") return { ok: false, violation: bad };
+    return { ok: false, violation: bad, uiRequest: { id, method: typeof method === "string" ? method : "(none)" } };
   }
 }
 

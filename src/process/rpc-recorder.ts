@@ -5,17 +5,21 @@
 import { Listeners } from "./listeners.ts";
 import type { ProtocolViolation, ProtocolViolationReason, RpcUiRequest } from "./rpc-types.ts";
 
-/** One extension UI request of the child, as recorded. */
+/** One extension UI request of the child, as recorded (a dialog once its answer was written). */
 export interface UiRequestRecord {
   /** When it arrived (ms, from the injected clock). */
   at: number;
   request: RpcUiRequest;
   /**
-   * `cancelled`: a dialog (or unknown method) we answered `{cancelled:true}` at once.
-   * `unanswered`: a dialog we could not answer because stdin was already closed.
-   * `none`: fire-and-forget (notify, setStatus, setWidget, setTitle, set_editor_text).
+   * `cancelled`: a dialog (or unknown method) we answered `{cancelled:true}`, at once or after
+   * the answerer gave no answer. `{ value }` / `{ confirmed }`: the answer the answerer gave and we
+   * wrote (src/process/ui-dialogs.ts). `unanswered`: a dialog we could not answer because stdin
+   * was closed by then. `none`: fire-and-forget (notify, setStatus, setWidget, setTitle,
+   * set_editor_text).
    */
-  answer: "cancelled" | "unanswered" | "none";
+  answer: "cancelled" | "unanswered" | "none" | { value: string } | { confirmed: boolean };
+  /** When a dialog's answer was written or given up (ms); absent for fire-and-forget requests. */
+  answeredAt?: number;
 }
 
 /** Something went wrong that is reported, never thrown into the app. */
@@ -29,6 +33,8 @@ export interface RpcChildStats {
   protocolViolations: number;
   violationsByReason: Partial<Record<ProtocolViolationReason, number>>;
   dialogsCancelled: number;
+  /** Dialogs answered with a value or a confirmation from the answerer. */
+  dialogsAnswered: number;
   listenerErrors: number;
 }
 
@@ -39,7 +45,7 @@ export class RpcChildRecorder {
   #violations: ProtocolViolation[] = [];
   #uiListeners = new Listeners<UiRequestRecord>();
   #diagnosticListeners = new Listeners<RpcDiagnostic>();
-  #stats: RpcChildStats = { linesRead: 0, protocolViolations: 0, violationsByReason: {}, dialogsCancelled: 0, listenerErrors: 0 };
+  #stats: RpcChildStats = { linesRead: 0, protocolViolations: 0, violationsByReason: {}, dialogsCancelled: 0, dialogsAnswered: 0, listenerErrors: 0 };
 
   constructor(limit: number) {
     this.#limit = limit;
@@ -75,11 +81,15 @@ export class RpcChildRecorder {
     this.#stats.linesRead++;
   }
 
-  /** Record a UI request (already answered or not) and notify listeners. */
-  uiRequest(record: UiRequestRecord): void {
+  /**
+   * Record a UI request (already answered or not) and, unless `emit` is false (the child has
+   * closed: nothing is delivered any more), notify listeners.
+   */
+  uiRequest(record: UiRequestRecord, emit = true): void {
     if (record.answer === "cancelled") this.#stats.dialogsCancelled++;
+    else if (typeof record.answer === "object") this.#stats.dialogsAnswered++;
     pushBounded(this.#ui, record, this.#limit);
-    this.#uiListeners.emit(record, (error) => this.listenerFailed("ui_request", error));
+    if (emit) this.#uiListeners.emit(record, (error) => this.listenerFailed("ui_request", error));
   }
 
   /** Count, log and report a protocol violation. */

@@ -179,7 +179,10 @@ export type RpcEventType = RpcEvent["type"];
 
 // ---------------------------------------------------------------- extension UI (both ways)
 
-/** Dialogs block the child until answered (W4); RpcChild answers them at once with `cancelled`. */
+/**
+ * Dialogs block the child until answered (W4). RpcChild answers them at once with `cancelled`,
+ * unless its owner gave an answerer (`RpcChildOptions.answerUi`, src/process/ui-dialogs.ts).
+ */
 export type RpcUiDialogRequest =
   | { type: "extension_ui_request"; id: string; method: "select"; title: string; options: string[]; timeout?: number }
   | { type: "extension_ui_request"; id: string; method: "confirm"; title: string; message: string; timeout?: number }
@@ -210,7 +213,13 @@ export type RpcUiUnknownRequest = { type: "extension_ui_request"; id: string; me
 /** Any extension UI request of the child. */
 export type RpcUiRequest = RpcUiDialogRequest | RpcUiNoticeRequest | RpcUiUnknownRequest;
 
-/** Our answer to a dialog. We only ever send `cancelled` today. */
+/**
+ * An answer to one dialog, as an answerer gives it: `value` for select (the chosen option), input
+ * and editor (the text); `confirmed` for confirm; `cancelled` for any of them.
+ */
+export type UiAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/** Our answer to a dialog on the wire (`UiAnswer` with the request's id). */
 export type RpcUiResponse =
   | { type: "extension_ui_response"; id: string; value: string }
   | { type: "extension_ui_response"; id: string; confirmed: boolean }
@@ -254,4 +263,10 @@ export interface ProtocolViolation {
 }
 
 /** Result of `parseRpcLine`: a record, or the violation to count and report. */
-export type ParseLineResult = { ok: true; record: RpcInbound } | { ok: false; violation: ProtocolViolation };
+export type ParseLineResult =
+  | { ok: true; record: RpcInbound }
+  /**
+   * `uiRequest`: the line was an `extension_ui_request` with a string id whose other fields are
+   * bad; cancel it, it may be a dialog the child blocks on. `method` is `(none)` when not a string.
+   */
+  | { ok: false; violation: ProtocolViolation; uiRequest?: { id: string; method: string } };

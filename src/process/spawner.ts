@@ -10,6 +10,7 @@ import { RpcChild } from "./rpc-client.ts";
 import { waitReady } from "./rpc-commands.ts";
 import type { RpcSessionState } from "./rpc-types.ts";
 import { openStderrLog, type StderrLog } from "./stderr-log.ts";
+import type { AnswerUi } from "./ui-dialogs.ts";
 
 function startSubprocess(options: SpawnPiChildOptions, stderrFd: number) {
   return execa(process.execPath, [options.piCli, ...options.args], {
@@ -58,6 +59,8 @@ export interface SpawnPiChildOptions {
    * Default 2000.
    */
   closeAfterExitMs?: number;
+  /** Answers the child's dialogs (`RpcChildOptions.answerUi`). Default: every dialog is cancelled at once. */
+  answerUi?: AnswerUi;
 }
 
 /** Options of `PiChild.stop`. */
@@ -168,6 +171,7 @@ class PiChildProcess implements PiChild {
       stderrTail: () => log.tail(),
       ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.answerUi ? { answerUi: options.answerUi } : {}),
     });
     this.exited = new Promise<ChildExit>((resolve) => {
       subprocess.once("close", (code: number | null, signal: NodeJS.Signals | null) => {

@@ -34,6 +34,8 @@ export interface SpawnPlanInput {
   trusted: boolean;
   /** Directory of this package, loaded into the child with `-e`. */
   packageDir: string;
+  /** The role's extensions (absolute paths, checked to exist), each loaded with `-e` after the package. */
+  extensions?: readonly string[];
   runtimeDir: string;
   boardDir: string;
   leaderPid: number;
@@ -45,7 +47,7 @@ export interface SpawnPlanInput {
 
 /**
  * Builds the child command line (R13, R19): `--mode rpc --no-session --no-extensions -e
- * <package> --tools <grant>` plus the trust flag the leader decided (`-a` / `-na`: a teammate
+ * <package>`, then `-e <path>` for each of the role's `extensions` in field order, `--tools <grant>` plus the trust flag the leader decided (`-a` / `-na`: a teammate
  * never has more trust than its leader), `--provider/--model` when a model was resolved and
  * `--thinking` when `inherit` carried the leader's level. No model flag means Pi's default.
  */
@@ -56,6 +58,7 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
     "--no-session",
     "--no-extensions",
     "-e", input.packageDir,
+    ...(input.extensions ?? []).flatMap((path) => ["-e", path]),
     "--tools", input.tools.join(","),
     "--name", `team:${input.name}`,
     trustFlag(input.trusted),

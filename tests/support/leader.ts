@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnPiChild, type PiChild, type RpcEvent } from "../../src/process/index.ts";
+import { spawnPiChild, type AnswerUi, type PiChild, type RpcEvent } from "../../src/process/index.ts";
 import type { PiEnv } from "./pi-env.ts";
 
 /** Root of this package (loaded into the leader with `-e`). */
@@ -41,9 +41,11 @@ export function agentFile(name: string, body: string, extra: Record<string, stri
 
 /**
  * Starts a leader pi in `env.cwd` with this package (`-e`), trusting the project (`-a`) so
- * `.pi/agents` is used. `args` are appended (e.g. `--session-dir`).
+ * `.pi/agents` is used. `args` are appended (e.g. `--session-dir`). `answerUi` answers the
+ * leader's own dialogs (its `extension_ui_request`s) like an RPC client's user would; without it
+ * they are cancelled at once.
  */
-export async function startLeader(env: PiEnv, opts: { args?: string[]; extraEnv?: Record<string, string> } = {}): Promise<Leader> {
+export async function startLeader(env: PiEnv, opts: { args?: string[]; extraEnv?: Record<string, string>; answerUi?: AnswerUi } = {}): Promise<Leader> {
   const args = ["--mode", "rpc", "-a", "--no-extensions", "-e", PACKAGE_DIR, ...(opts.args ?? ["--no-session"])];
   const proc = await spawnPiChild({
     piCli: env.piCli,
@@ -52,6 +54,7 @@ export async function startLeader(env: PiEnv, opts: { args?: string[]; extraEnv?
     env: { ...env.env, ...opts.extraEnv },
     stderrLog: join(env.root, "leader.log"),
     label: "leader",
+    ...(opts.answerUi ? { answerUi: opts.answerUi } : {}),
   });
   const events: RpcEvent[] = [];
   const waiters = new Set<() => void>();

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RpcEvent } from "../../src/process/index.ts";
+import type { AnswerUi, RpcEvent } from "../../src/process/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { startLeader, writeAgents, type Leader } from "./leader.ts";
 import { createPiEnv, type PiEnv, type PiEnvOptions } from "./pi-env.ts";
@@ -154,7 +154,7 @@ export async function listFiles(dir: string): Promise<string[]> {
 
 /**
  * Starts the model, the env (agent files in `<cwd>/.pi/agents`) and the leader. Agents without a
- * script answer "ok".
+ * script answer "ok". `leaderUi` answers the leader's dialogs (default: cancelled at once).
  */
 export async function startTeam(opts: {
   agents: Record<string, string>;
@@ -162,6 +162,8 @@ export async function startTeam(opts: {
   leaderEnv?: Record<string, string>;
   /** settings.json keys and extra models for the env (see `createPiEnv`). */
   envOptions?: Pick<PiEnvOptions, "settings" | "extraModels">;
+  /** Answers the leader's dialogs (default: cancelled at once). */
+  leaderUi?: AnswerUi;
 }): Promise<Team> {
   const scripts = new Map(Object.entries(opts.scripts ?? {}));
   const model = await startScriptedModel({ handler: (c) => (scripts.get(c.agent) ?? (() => ({ text: "ok" })))(c) });
@@ -170,7 +172,7 @@ export async function startTeam(opts: {
   let leader: Leader | undefined;
   try {
     await writeAgents(env, opts.agents);
-    leader = await startLeader(env, opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {});
+    leader = await startLeader(env, { ...(opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {}), ...(opts.leaderUi ? { answerUi: opts.leaderUi } : {}) });
   } catch (error) {
     await model.close();
     await env.cleanup();

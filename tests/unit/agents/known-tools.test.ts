@@ -34,7 +34,7 @@ describe("checkToolGrant (L5)", () => {
     expect(result.message).toBe(
       'Unknown tool "mcp_foo" in the role\'s tools field. ' +
         "Teammates run with only Pi's built-in tools plus the team tools: children start with --no-extensions, " +
-        "so extension and MCP tools are not available to them. " +
+        "so extension and MCP tools are not available to them unless the role loads the extension that registers the tool (the extensions field). " +
         "Known tools: read, bash, powershell, edit, write, grep, find, ls. " +
         "Team tools (always granted): send_message, task_list, task_claim, task_submit. " +
         "Fix or remove the tool in the role's definition file and spawn again.",

@@ -75,7 +75,7 @@ describe("parseInlineDefinition (R5, R8, R9, L26)", () => {
   it("refuses a string that is not JSON, naming definition and what is accepted", () => {
     const message = refused(parseInlineDefinition("reviewer", "{description: oops"));
     expect(message).toMatch(/^Inline definition of agent "reviewer" refused\. session:reviewer: definition is a string that is not valid JSON \(/);
-    expect(message).toContain("accepted: an object { description?, tools?, model?, verify?, worktree?, prompt, persist? }");
+    expect(message).toContain("accepted: an object { description?, tools?, model?, verify?, worktree?, extensions?, prompt, persist? }");
     expect(message).toContain("or that object written as a JSON string");
   });
 
@@ -92,7 +92,7 @@ describe("parseInlineDefinition (R5, R8, R9, L26)", () => {
     const result = parseInlineDefinition("reviewer", { description: "d", tool: "read", prompt: "p" });
     expect(refused(result)).toBe(
       'Inline definition of agent "reviewer" refused. session:reviewer: unknown field definition.tool (did you mean "tools"?); ' +
-        "accepted fields: description, tools, model, verify, worktree, prompt, persist. Unknown fields are refused so that a typo is not silently dropped.",
+        "accepted fields: description, tools, model, verify, worktree, extensions, prompt, persist. Unknown fields are refused so that a typo is not silently dropped.",
     );
     expect(!result.ok && result.diagnostics[0]).toMatchObject({ severity: "error", field: "tool", source: "session:reviewer" });
   });

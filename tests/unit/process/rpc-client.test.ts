@@ -1,56 +1,14 @@
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TeamError } from "../../../src/errors.ts";
 import {
   ChildExitedError,
-  RpcChild,
   RpcCommandError,
-  attachJsonlReader,
   type RpcCommand,
   type RpcDiagnostic,
   type RpcEvent,
   type UiRequestRecord,
 } from "../../../src/process/index.ts";
-
-type Wire = Record<string, unknown> & { type: string; id?: string };
-
-/** An RpcChild over in-memory pipes; the test plays Pi. */
-function fakeChild(options: { requestTimeoutMs?: number } = {}) {
-  const toChild = new PassThrough();
-  const fromChild = new PassThrough();
-  const written: Wire[] = [];
-  const unread: Wire[] = [];
-  const waiting: ((record: Wire) => void)[] = [];
-  attachJsonlReader(toChild, (line) => {
-    const record = JSON.parse(line) as Wire;
-    written.push(record);
-    const waiter = waiting.shift();
-    if (waiter) waiter(record);
-    else unread.push(record);
-  });
-  const client = new RpcChild({
-    input: toChild,
-    output: fromChild,
-    label: "fake child",
-    stderrTail: () => "panic: out of cheese",
-    now: () => 1000,
-    ...options,
-  });
-  return {
-    client,
-    toChild,
-    fromChild,
-    written,
-    /** Resolves with the next record the client writes that no earlier call consumed. */
-    nextWritten(): Promise<Wire> {
-      const record = unread.shift();
-      return record ? Promise.resolve(record) : new Promise((resolve) => waiting.push(resolve));
-    },
-    reply(record: object): void {
-      fromChild.write(`${JSON.stringify(record)}\n`);
-    },
-  };
-}
+import { fakeChild } from "../../support/fake-rpc-child.ts";
 
 const STATE = {
   thinkingLevel: "off",

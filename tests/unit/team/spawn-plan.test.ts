@@ -29,6 +29,13 @@ describe("planSpawn", () => {
     expect(flag(plan.args, "-e")).toBe("/pkg");
   });
 
+  it("loads the role's extensions with -e after the package, in field order", () => {
+    const args = planSpawn({ ...base, extensions: ["/proj/gate.ts", "/home/me/audit"] }).args;
+    const at = args.indexOf("/pkg");
+    expect(args.slice(at - 1, at + 5)).toEqual(["-e", "/pkg", "-e", "/proj/gate.ts", "-e", "/home/me/audit"]);
+    expect(args.filter((a) => a === "-e")).toHaveLength(3);
+  });
+
   it("gives the child the leader's trust decision, never more (-a / -na)", () => {
     expect(planSpawn(base).args).toContain("-a");
     expect(planSpawn(base).args).not.toContain("-na");
