@@ -58,6 +58,8 @@ export class DialogRelay {
   #closed = false;
   readonly #queue: Pending[] = [];
   #showing: Pending | undefined;
+  /** Holders that keep dialogs waiting (the open console, which would hide them). */
+  #holds = 0;
 
   constructor(options: DialogRelayOptions) {
     this.#o = { timeoutMs: DEFAULT_DIALOG_TIMEOUT_MS, maxWaiting: MAX_WAITING_DIALOGS, now: Date.now, ...options };
@@ -73,6 +75,21 @@ export class DialogRelay {
     this.#ui = ui;
     this.#mode = mode;
     this.#pump();
+  }
+
+  /**
+   * Keeps dialogs waiting (their deadlines still run) until the returned release is called: a
+   * dialog opened under the full-screen console would take keys the user cannot see it take.
+   */
+  hold(): () => void {
+    this.#holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#holds -= 1;
+      this.#pump();
+    };
   }
 
   /** Dialogs waiting behind the one shown. */
@@ -162,7 +179,7 @@ export class DialogRelay {
   /** Shows the next waiting dialog, if none is shown. */
   #pump(): void {
     const ui = this.#ui;
-    if (this.#showing || !ui) return;
+    if (this.#showing || !ui || this.#holds > 0) return;
     let p = this.#queue.shift();
     while (p?.settled) p = this.#queue.shift(); // defensive: a cancelled dialog leaves the queue at once
     if (!p) return;

@@ -199,6 +199,7 @@ export class TeamSession {
       notes: this.notes.entries(),
       teamModel: this.teamModel.get() ? formatModelRef(this.teamModel.get()!) : "Pi default",
       teamModelRef: this.teamModel.get(),
+      dialogsWaiting: this.dialogs.waiting,
     });
   }
 

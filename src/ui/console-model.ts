@@ -142,6 +142,8 @@ export interface ConsoleSnapshot {
   readonly mail: readonly MailRow[];
   /** The team default model: `provider/id`, or `Pi default` when none is set. */
   readonly teamModel: string;
+  /** Teammate dialogs held back while the console is open (they would be hidden under it). */
+  readonly dialogsWaiting?: number;
 }
 
 /** A model the picker offers; `undefined` (the "Pi default" entry) clears the team model. */

@@ -31,7 +31,8 @@ export function renderHeader(theme: ThemeLike, s: ConsoleSnapshot, page: Console
     return p === page ? theme.bold(theme.fg("accent", `[${label}]`)) : theme.fg("muted", ` ${label} `);
   });
   const title = theme.bold(theme.fg("accent", "pi-resident-teams"));
-  return fit(`${title}  ${tabs.join(" ")}  ${theme.fg("muted", `team model: ${oneLine(s.teamModel)}`)}`, width);
+  const waiting = s.dialogsWaiting ? theme.fg("warning", `  ${s.dialogsWaiting} teammate dialog${s.dialogsWaiting === 1 ? "" : "s"} waiting: close to answer`) : "";
+  return fit(`${title}  ${tabs.join(" ")}  ${theme.fg("muted", `team model: ${oneLine(s.teamModel)}`)}${waiting}`, width);
 }
 
 /** Cells joined with ` · `, each in its tone. */

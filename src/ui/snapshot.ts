@@ -28,6 +28,7 @@ export interface SnapshotSources {
   readonly teamModel: string;
   /** The team default model when one is set, for the role model chains. */
   readonly teamModelRef: { provider: string; id: string } | undefined;
+  readonly dialogsWaiting?: number;
 }
 
 /** The whole snapshot. Pure over its sources; O(members + tasks + mail). */
@@ -47,6 +48,7 @@ export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
     counts,
     mail: mailRows(s),
     teamModel: s.teamModel,
+    ...(s.dialogsWaiting ? { dialogsWaiting: s.dialogsWaiting } : {}),
   };
 }
 

@@ -72,7 +72,8 @@ export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: 
     else process.stdout.write(`${text}\n`);
     return;
   }
-  const offs: (() => void)[] = [];
+  // Teammate dialogs wait while the console is open: under it they would take keys unseen.
+  const offs: (() => void)[] = [s.dialogs.hold()];
   let timer: NodeJS.Timeout | undefined;
   const stop = (): void => {
     for (const off of offs.splice(0)) off();

@@ -49,6 +49,24 @@ afterEach(() => {
 });
 
 describe("DialogRelay", () => {
+  it("keeps dialogs waiting while held (the open console) and shows them once released; the deadline still runs", async () => {
+    const t = setup({ timeoutMs: 60_000 });
+    const release = t.relay.hold();
+    const first = t.relay.ask("gate", confirm("c1"));
+    void t.relay.ask("gate", confirm("c2"));
+    expect(t.shown).toHaveLength(0);
+    expect(t.relay.waiting).toBe(2);
+    await vi.advanceTimersByTimeAsync(10_000);
+    release();
+    release(); // a second call does nothing
+    expect(t.shown).toHaveLength(1);
+    expect(t.shown[0]!.opts?.timeout).toBe(50_000);
+    t.shown[0]!.answer(true);
+    await expect(first).resolves.toEqual({ confirmed: true });
+    await flush();
+    expect(t.shown).toHaveLength(2);
+  });
+
   it("shows a confirm with the teammate's name in the title and returns the answer, with a Mail row", async () => {
     const t = setup({ timeoutMs: 60_000 });
     const answer = t.relay.ask("gate", confirm("c1"));
