@@ -74,6 +74,8 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
       const s = t.screen();
       return s.includes("pi-resident-teams") && /ada\b.*working/.test(s) && /bo\b.*idle/.test(s) && (s.match(/\/128K/g) ?? []).length >= 2;
     }, 15_000);
+    // The console's clock: ada's time in state counts up while the console is open.
+    await waitUntil("ada's time in state to tick", () => /@ada\s+working [1-9]\d*s/.test(t.screen()), 10_000);
     await keep("teammates", t.screen());
     t.keys("Enter");
     await waitUntil("ada's detail", () => /Write docs\/guide\.md from the notes\./.test(t.screen()) && !/Tab page/.test(t.screen()), 10_000);
@@ -104,7 +106,8 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
     t.keys("x");
     await waitUntil("the y/n line", () => /Shut down @bo\?/.test(t.screen()), 5_000);
     t.keys("y");
-    await waitUntil("bo's row to say stopped", () => /@bo\s+stopped/.test(t.screen()), 20_000);
+    // The row itself (`stopped (exit 0)`), not the status line (`@bo stopped: ...`).
+    await waitUntil("bo's row to say stopped", () => /@bo\s+stopped \((exit|SIG)/.test(t.screen()), 20_000);
     await keep("teammates-after-stop", t.screen());
 
     // q closes; what the user types next reaches Pi's editor.
