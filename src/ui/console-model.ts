@@ -78,6 +78,8 @@ export interface RoleRow {
   readonly modelChain: string;
   readonly verify?: string;
   readonly worktree: boolean;
+  /** Absolute paths of the Pi extensions its teammates load (`extensions` field). */
+  readonly extensions?: readonly string[];
   /** Names of living teammates spawned from it. */
   readonly instances: readonly string[];
 }

@@ -54,6 +54,7 @@ export function roleDetail(r: RoleRow): string[] {
     ...field("model", oneLine(r.modelChain)),
     ...field("verify", r.verify === undefined ? "no" : `yes: ${oneLine(r.verify)}`),
     ...field("worktree", r.worktree ? "yes (each instance works in its own git worktree)" : "no (works in the leader's checkout)"),
+    ...field("extensions", r.extensions?.length ? r.extensions.map(oneLine).join(", ") : "none"),
     ...field("instances", instances(r)),
   ];
 }

@@ -103,6 +103,7 @@ function roleRow(a: AgentDefinition, s: SnapshotSources): RoleRow {
     modelChain: modelChain(a, s.teamModelRef),
     ...(a.verify ? { verify: a.verify } : {}),
     worktree: a.worktree,
+    ...(a.extensions?.length ? { extensions: a.extensions.map((e) => e.path) } : {}),
     instances: s.members.filter((m) => m.living && m.agent.name === a.name).map((m) => m.name),
   };
 }

@@ -161,7 +161,7 @@ describe("TeamConsole render: detail views", () => {
     const c = makeConsole({ page: "roles" });
     c.press(KEY.down, KEY.enter);
     const s = text(c.screen(100));
-    for (const t of ["role worker · project", "source: /repo/.pi/agents/worker.md", "git-managed: yes", "tools: Pi defaults", "verify: yes: reviewer", "instances: @alice @scout"]) expect(s).toContain(t);
+    for (const t of ["role worker · project", "source: /repo/.pi/agents/worker.md", "git-managed: yes", "tools: Pi defaults", "verify: yes: reviewer", "extensions: none", "instances: @alice @scout"]) expect(s).toContain(t);
     c.press(KEY.esc, KEY.end, KEY.enter);
     const k = text(c.screen(100));
     expect(k).toContain("skipped definition");

@@ -98,7 +98,7 @@ export function fixtureSnapshot(): ConsoleSnapshot {
       { name: "scratch", description: "A session role.", scope: "session", gitManaged: false, source: "session:scratch", tools: ["read", "grep"], modelChain: "team default → Pi default", worktree: false, instances: [] },
       { name: "worker", description: "Writes code.\nSecond line.", scope: "project", gitManaged: true, source: "/repo/.pi/agents/worker.md", tools: undefined, modelChain: "role pin anthropic/claude-sonnet-4", verify: "reviewer", worktree: true, instances: ["alice", "scout"] },
       { name: "reviewer", description: "Reviews.", scope: "user", gitManaged: false, source: "/home/u/.pi/agent/agents/reviewer.md", tools: ["read", "bash"], modelChain: "team default anthropic/claude-haiku-4", worktree: false, instances: ["bob"] },
-      { name: "researcher", description: "Researches.", scope: "project-local", gitManaged: false, source: "/repo/.pi/agents/researcher.local.md", tools: ["read", "web_search"], modelChain: "inherit → leader model", worktree: false, instances: ["研究者"] },
+      { name: "researcher", description: "Researches.", scope: "project-local", gitManaged: false, source: "/repo/.pi/agents/researcher.local.md", tools: ["read", "web_search"], modelChain: "inherit → leader model", worktree: false, extensions: ["/repo/.pi/extensions/gate.ts"], instances: ["研究者"] },
     ],
     skipped: [
       { source: "/repo/.pi/agents/broken.md", reason: "/model is 42; expected a string provider/id or inherit" },
