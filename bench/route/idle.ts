@@ -29,6 +29,9 @@ export interface IdleResult {
   /** CPU % of one core per child pid, and their sum. */
   childCpuPct: Map<number, number>;
   childCpuTotalPct: number;
+  /** Redraws the widget asked for, and feed changes (console refreshes), during the window. */
+  widgetRedraws: number;
+  feedChanges: number;
   /** CPU % of one core of a bare `pi --mode rpc` child idling in the same window (control), if one was given. */
   controlCpuPct: number | undefined;
 }
@@ -97,6 +100,8 @@ export async function measureIdle(team: Team, windowMs: number, settleMs: number
   const fsEvents = new Map<string, number>();
   const watchers = countEvents(dirs, root, fsEvents);
   const calls0 = team.desk.total;
+  const redraws0 = team.widget.redraws;
+  const changes0 = team.widget.feedChanges;
   const child0 = await Promise.all(pids.map(processCpuMs));
   const elu0 = performance.eventLoopUtilization();
   const cpu0 = process.cpuUsage();
@@ -116,6 +121,8 @@ export async function measureIdle(team: Team, windowMs: number, settleMs: number
     windowMs: elapsed,
     teammates: living.length,
     modelCalls: team.desk.total - calls0,
+    widgetRedraws: team.widget.redraws - redraws0,
+    feedChanges: team.widget.feedChanges - changes0,
     fsEvents,
     changedFiles: diff(before, after, root),
     watchedDirs: dirs.length,

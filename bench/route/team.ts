@@ -11,6 +11,7 @@ import { agentFile, PACKAGE_DIR, writeAgents } from "../../tests/support/leader.
 import { createPiEnv, SCRIPTED_MODEL_ID, SCRIPTED_PROVIDER, type PiEnv } from "../../tests/support/pi-env.ts";
 import { startScriptedModel, type ModelCall, type Reply, type ScriptedModel } from "../../tests/support/scripted-model.ts";
 import { DeliveryProbe } from "./probe.ts";
+import { WidgetProbe } from "./widget-probe.ts";
 
 /** The one role every benchmark teammate plays. */
 export const AGENT = "worker";
@@ -67,6 +68,8 @@ export interface Team {
   layout: RuntimeLayout;
   harness: LeaderHarness;
   probe: DeliveryProbe;
+  /** The console feed and the widget, loaded as in a TUI leader. */
+  widget: WidgetProbe;
   /** The living teammate of that name; throws if there is none. */
   member(name: string): Member;
   /** True when `name` is idle with nothing pending or in flight. */
@@ -84,6 +87,7 @@ export async function startTeam(): Promise<Team> {
   await writeAgents(env, { [`${AGENT}.md`]: agentFile(AGENT, ROLE_PROMPT) });
   const layout = runtimeLayout(env.agentDir, SESSION_KEY);
   const probe = new DeliveryProbe();
+  const widget = new WidgetProbe();
   const harness = new LeaderHarness({
     cwd: env.cwd,
     layout,
@@ -95,10 +99,11 @@ export async function startTeam(): Promise<Team> {
     trusted: () => true,
     leaderModel: () => ({ provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID }),
     deliver: probe.onDeliver,
-    mailDelivered: probe.onMail,
+    ...widget.hooks(probe.onMail),
     note: probe.onNote,
   });
   await harness.start();
+  widget.install(harness);
   let closing: Promise<void> | undefined;
   const member = (name: string): Member => {
     const m = harness.living(name);
@@ -106,12 +111,12 @@ export async function startTeam(): Promise<Team> {
     return m;
   };
   return {
-    model, desk, env, layout, harness, probe, member,
+    model, desk, env, layout, harness, probe, widget, member,
     quiet: (name) => {
       const m = harness.living(name);
       return m !== undefined && m.quiet;
     },
-    close: () => (closing ??= closeTeam(harness, model, env)),
+    close: () => (closing ??= closeTeam(harness, model, env).finally(() => widget.dispose())),
   };
 }
 

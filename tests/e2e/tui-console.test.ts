@@ -121,5 +121,10 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
     release();
     await waitUntil("the leader to hear ada's report", () => t.screen().includes("Noted."), 30_000);
     await waitUntil("ada's widget row to go", () => !widgetRow("ada").test(t.screen()), 15_000);
+    // The report renders as one line with Pi's expand hint, and the finish entry once.
+    const after = t.screen();
+    expect(after).toMatch(/@ada · completed · Guide written/);
+    expect(after).toMatch(/to expand/);
+    expect(after.match(/Teammate @ada finished \(completed\)/g)).toHaveLength(1);
   });
 });

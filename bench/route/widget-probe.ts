@@ -1,0 +1,50 @@
+/**
+ * The leader's console feed and widget, loaded into the benchmark's harness as the TUI leader
+ * loads them (src/ui/team-ui.ts installWidget): the feed's hooks, and a widget whose TUI counts
+ * the redraws it asks for. An idle team must ask for none.
+ */
+import { createBoard } from "../../src/board/index.ts";
+import { feedHooks, fetchStats } from "../../src/leader/feed-hooks.ts";
+import type { LeaderHarness, LeaderHarnessOptions } from "../../src/leader/harness.ts";
+import { TeamFeed } from "../../src/leader/team-feed.ts";
+import { teammateRow } from "../../src/ui/snapshot.ts";
+import { TeamWidget, widgetRows } from "../../src/ui/widget.ts";
+
+const plain = { fg: (_t: string, s: string) => s, bg: (_t: string, s: string) => s, bold: (s: string) => s, inverse: (s: string) => s };
+
+/** The feed and widget of one benchmark team, with counters of what they asked for. */
+export class WidgetProbe {
+  readonly feed = new TeamFeed();
+  /** `requestRender` calls of the widget (each is a TUI frame in a real leader). */
+  redraws = 0;
+  /** Feed changes heard (each would refresh an open console). */
+  feedChanges = 0;
+  #widget: TeamWidget | undefined;
+
+  /** The harness hooks; `mailDelivered` also calls `also` (the benchmark's own probe). */
+  hooks(also: NonNullable<LeaderHarnessOptions["mailDelivered"]>): Pick<LeaderHarnessOptions, "onRpcEvent" | "mailDelivered"> {
+    const h = feedHooks(this.feed);
+    return { onRpcEvent: h.onRpcEvent, mailDelivered: (e) => { also(e); h.mailDelivered!(e); } };
+  }
+
+  /** Installs the widget on a started harness, refreshed like the TUI leader's. */
+  install(harness: LeaderHarness): void {
+    const board = createBoard();
+    const tui = { terminal: { rows: 40, columns: 120 }, requestRender: () => void (this.redraws += 1) };
+    const rows = () => widgetRows(harness.members().filter((m) => m.status === "starting" || m.status === "working").map((m) => teammateRow({ feed: this.feed, board }, m)), Date.now());
+    const widget = new TeamWidget({ tui, theme: plain, rows });
+    this.#widget = widget;
+    this.feed.subscribe(() => {
+      this.feedChanges += 1;
+      widget.changed();
+    });
+    harness.subscribe(() => {
+      for (const m of this.feed.phases(harness.members())) fetchStats(this.feed, m);
+      widget.changed();
+    });
+  }
+
+  dispose(): void {
+    this.#widget?.dispose();
+  }
+}
