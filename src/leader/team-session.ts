@@ -87,9 +87,8 @@ export class TeamSession {
     const pace = resolveNoticePace(o.env.PI_TEAMMATE_NOTICE_PACE_MS);
     const heartbeat = resolveHeartbeat(o.env);
     const compactAt = resolveCompactAt(o.env);
-    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings];
     const dialogTimeout = resolveDialogTimeout(o.env);
-    this.warnings.push(...dialogTimeout.warnings);
+    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings];
     this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
     this.harness = new LeaderHarness({
