@@ -148,6 +148,8 @@ function idleTable(r: Results): string[] {
     `| model calls by the ${i.teammates} idle teammates from their spawn to the end of the window | ${r.idleTeamCalls} | 0: ${verdict(r.idleTeamCalls === 0)} |`,
     `| file writes: inotify events in ${i.watchedDirs} dirs (agent dir with the runtime dir, project) | ${events}${eventList ? ` (${eventList})` : ""} | 0: ${verdict(events === 0)} |`,
     `| file writes: files added, removed or with a new size, mtime or inode (snapshot diff of the same dirs) | ${i.changedFiles.length}${i.changedFiles.length ? ` (${i.changedFiles.join(", ")})` : ""} | 0: ${verdict(i.changedFiles.length === 0)} |`,
+    `| widget redraws asked for, with the console feed and the widget loaded as in a TUI leader | ${i.widgetRedraws} | 0: ${verdict(i.widgetRedraws === 0)} |`,
+    `| console feed changes (each would refresh an open console) | ${i.feedChanges} | 0: ${verdict(i.feedChanges === 0)} |`,
     `| harness CPU (\`process.cpuUsage()\` of the benchmark process, which hosts the harness) | ${i.harnessCpuPct.toFixed(3)} % of a core (${i.harnessCpuMs.toFixed(0)} ms) | < 0.5 %: ${verdict(i.harnessCpuPct < 0.5)} |`,
     `| harness CPU per 5 s slice | ${slices.map((x) => x.toFixed(1)).join(", ")} ms | (info) |`,
     `| harness CPU without the costliest slice | ${restPct.toFixed(3)} % of a core | (info) |`,

@@ -54,10 +54,17 @@ export class TeamWidget implements Component {
     this.sync(this.o.rows().length > 0);
   }
 
-  /** Call when the team changed (a teammate started, finished, stalled): starts or stops the timer and redraws. */
+  /**
+   * Call when the team may have changed: starts or stops the timer, and redraws only when the
+   * widget appears or goes away. Other changes (a new activity line) show at the next tick, so
+   * a streaming teammate costs at most four redraws a second, and the harness's idle safety poll
+   * (which also reports "changed") costs none.
+   */
   changed(): void {
-    this.sync(this.o.rows().length > 0);
-    if (!this.disposed) this.o.tui.requestRender();
+    const was = this.timer !== undefined;
+    const busy = this.o.rows().length > 0;
+    this.sync(busy);
+    if (!this.disposed && busy !== was) this.o.tui.requestRender();
   }
 
   /** Lines fitted to `width`; `[]` when there are no rows. */

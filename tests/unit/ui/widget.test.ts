@@ -30,6 +30,25 @@ describe("TeamWidget (R62)", () => {
     vi.useRealTimers();
   });
 
+  it("asks for no redraw when told of changes while nobody works (the harness's idle safety poll)", () => {
+    const w = setup([]);
+    for (let i = 0; i < 50; i++) w.widget.changed();
+    expect(w.tui.requestRender).not.toHaveBeenCalled();
+  });
+
+  it("redraws at most once per tick while a teammate streams, however often it is told of changes", () => {
+    const w = setup([]);
+    w.set(WORKING);
+    w.widget.changed(); // the widget appears: one redraw now
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 200; i++) w.widget.changed(); // text deltas
+    vi.advanceTimersByTime(1000);
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(1 + 1000 / SPINNER_INTERVAL_MS);
+    w.set([]);
+    w.widget.changed(); // it goes away: one last redraw
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(2 + 1000 / SPINNER_INTERVAL_MS);
+  });
+
   it("renders nothing (hidden) without rows, and never redraws while the team is idle", () => {
     const w = setup([]);
     expect(w.widget.render(80)).toEqual([]);
