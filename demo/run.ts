@@ -8,13 +8,14 @@
  * guard, worktree teammates, a handoff), then a heartbeat (a stuck teammate).
  */
 import { boardPhase } from "./board-phase.ts";
+import { consolePhase } from "./console-phase.ts";
 import { isolationPhase } from "./isolation-phase.ts";
 import { openStage, type Phase } from "./stage.ts";
 import { stallPhase } from "./stall-phase.ts";
 import { teamPhase } from "./team-phase.ts";
 import { Transcript } from "./transcript.ts";
 
-const PHASES: (() => Phase)[] = [teamPhase, boardPhase, isolationPhase, stallPhase];
+const PHASES: (() => Phase)[] = [teamPhase, boardPhase, isolationPhase, stallPhase, consolePhase];
 /** The phases must finish inside a minute (about 25 s idle, up to about 36 s on a busy 2-core machine). */
 const DEADLINE_MS = 60_000;
 
