@@ -27,6 +27,8 @@ export interface TeamConsoleOptions {
   readonly done: (summary?: string) => void;
   /** The page shown first; default `teammates`. */
   readonly page?: ConsolePage;
+  /** Called once when Pi disposes the console: after `done`, or without it at /reload. */
+  readonly onDispose?: () => void;
 }
 
 type Mode =
@@ -60,6 +62,7 @@ export class TeamConsole implements Component, Focusable {
   private version = 0;
   private cache: { readonly key: string; readonly lines: readonly string[] } | undefined;
   private closed = false;
+  private disposed = false;
   private isFocused = false;
 
   /** Takes the first snapshot; nothing is drawn until Pi calls `render`. */
@@ -100,9 +103,11 @@ export class TeamConsole implements Component, Focusable {
     this.cache = undefined;
   }
 
-  /** Pi calls this after `done`; the console then ignores input. */
+  /** Pi calls this after `done` (or instead of it at /reload); the console then ignores input. */
   dispose(): void {
     this.closed = true;
+    if (!this.disposed) this.o.onDispose?.();
+    this.disposed = true;
   }
 
   /** Exactly `tui.terminal.rows` lines, each fitted to `width`; cached per size and state. */
