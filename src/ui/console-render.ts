@@ -24,15 +24,19 @@ function pageCount(page: ConsolePage, s: ConsoleSnapshot): number {
   return s.mail.length;
 }
 
-/** The header: title, page tabs (the current one bracketed and bold) and the team model. */
+/**
+ * The header: title, the teammate dialogs waiting (if any; right after the title, so that the
+ * line's truncation at 80 columns keeps it), page tabs (the current one bracketed and bold) and
+ * the team model.
+ */
 export function renderHeader(theme: ThemeLike, s: ConsoleSnapshot, page: ConsolePage, width: number): string {
   const tabs = CONSOLE_PAGES.map((p) => {
     const label = `${PAGE_VIEWS[p].label} ${pageCount(p, s)}`;
     return p === page ? theme.bold(theme.fg("accent", `[${label}]`)) : theme.fg("muted", ` ${label} `);
   });
   const title = theme.bold(theme.fg("accent", "pi-resident-teams"));
-  const waiting = s.dialogsWaiting ? theme.fg("warning", `  ${s.dialogsWaiting} teammate dialog${s.dialogsWaiting === 1 ? "" : "s"} waiting: close to answer`) : "";
-  return fit(`${title}  ${tabs.join(" ")}  ${theme.fg("muted", `team model: ${oneLine(s.teamModel)}`)}${waiting}`, width);
+  const waiting = s.dialogsWaiting ? `${theme.bold(theme.fg("warning", `${s.dialogsWaiting} teammate dialog${s.dialogsWaiting === 1 ? "" : "s"} waiting: close to answer`))}  ` : "";
+  return fit(`${title}  ${waiting}${tabs.join(" ")}  ${theme.fg("muted", `team model: ${oneLine(s.teamModel)}`)}`, width);
 }
 
 /** Cells joined with ` · `, each in its tone. */
