@@ -48,6 +48,8 @@ export class TeamFeed {
   readonly #mates = new Map<string, MateFeed>();
   readonly #mail: MailRow[] = [];
   readonly #listeners = new Set<() => void>();
+  /** Numbers the Mail rows: their `id`, which stays with a row while older ones are dropped. */
+  #mailSeq = 0;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -124,9 +126,9 @@ export class TeamFeed {
     this.#changed();
   }
 
-  /** One Mail row (R32 title from its body). */
+  /** One Mail row (R32 title from its body), with a new `id`. */
   mail(row: { kind: MailKind; from: string; to: string; body: string; receipt: string; at?: number }): void {
-    this.#mail.push({ at: row.at ?? this.#now(), kind: row.kind, from: row.from, to: row.to, title: titleOf(row.body), body: row.body, receipt: row.receipt });
+    this.#mail.push({ id: `feed:${++this.#mailSeq}`, at: row.at ?? this.#now(), kind: row.kind, from: row.from, to: row.to, title: titleOf(row.body), body: row.body, receipt: row.receipt });
     if (this.#mail.length > MAIL_ROWS) this.#mail.splice(0, this.#mail.length - MAIL_ROWS);
     this.#changed();
   }
