@@ -96,15 +96,23 @@ export function renderListBody(b: ListBody, width: number, height: number): { li
 
 /**
  * A row's detail wrapped to `width` (pi-tui `wrapTextWithAnsi`): the title line bold, blank
- * lines kept. The console windows these lines.
+ * lines kept. The console windows these lines. `memo` (source line → its wrapped lines, for this
+ * one width) is read and then left holding this render's lines: wrapping is a frame's costly part
+ * (50-80 ms for a 60 KB body), so scrolling and refreshes re-wrap only the lines that changed.
  */
-export function detailLines(theme: ThemeLike, row: PageRow, width: number): string[] {
+export function detailLines(theme: ThemeLike, row: PageRow, width: number, memo?: Map<string, readonly string[]>): string[] {
   const w = Math.max(1, width);
+  const used = new Map<string, readonly string[]>();
   const out: string[] = [];
   row.detail().forEach((line, i) => {
-    const wrapped = line === "" ? [""] : wrapTextWithAnsi(line, w);
+    const wrapped = used.get(line) ?? memo?.get(line) ?? (line === "" ? [""] : wrapTextWithAnsi(line, w));
+    used.set(line, wrapped);
     for (const l of wrapped) out.push(i === 0 ? theme.bold(theme.fg("accent", l)) : l);
   });
+  if (memo) {
+    memo.clear();
+    for (const [line, wrapped] of used) memo.set(line, wrapped);
+  }
   return out;
 }
 

@@ -43,9 +43,8 @@ type Mode =
  * detail (Enter), in-component y/n for `x` (shut down) and `c` (compact), and a model picker
  * (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
  * `render(width)` returns exactly `tui.terminal.rows` lines, each at most `width` columns wide
- * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey`
- * (CSI-u safe, pi-tui.md §4). It takes keys only while Pi focuses it, and none after `done`
- * (no global input capture, L18).
+ * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey` (CSI-u
+ * safe, pi-tui.md §4). It takes keys only while Pi focuses it, none after `done` (L18).
  */
 export class TeamConsole implements Component, Focusable {
   private readonly o: TeamConsoleOptions;
@@ -57,6 +56,7 @@ export class TeamConsole implements Component, Focusable {
   private status: { readonly text: string; readonly tone: UiFg } | undefined;
   private detailTop = 0;
   private detailTotal = 0;
+  private wrapMemo = { width: -1, lines: new Map<string, readonly string[]>() }; // see detailLines
   /** Rows of the list or detail window at the last render: the PgUp/PgDn step. */
   private viewHeight: number;
   private version = 0;
@@ -165,7 +165,8 @@ export class TeamConsole implements Component, Focusable {
       return this.mode.picker.render(width, height, theme);
     }
     if (this.mode.kind === "detail") {
-      const lines = detailLines(theme, this.mode.row, width);
+      if (this.wrapMemo.width !== width) this.wrapMemo = { width, lines: new Map() }; // wraps are per width
+      const lines = detailLines(theme, this.mode.row, width, this.wrapMemo.lines);
       this.detailTotal = lines.length;
       this.viewHeight = Math.max(1, height);
       this.detailTop = clamp(this.detailTop, 0, Math.max(0, lines.length - height));
