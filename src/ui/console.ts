@@ -1,5 +1,6 @@
 import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
-import type { ConsoleActions, ConsolePage, ConsoleSnapshot, ModelChoice } from "./console-model.ts";
+import type { ConsolePage, ConsoleSnapshot } from "./console-model.ts";
+import type { TeamConsoleOptions } from "./console-options.ts";
 import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
 import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
 import { clamp, ListCursor } from "./cursor.ts";
@@ -7,29 +8,9 @@ import { at, fit, oneLine } from "./format.ts";
 import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
 import { isLiving, teammateStatus } from "./page-teammates.ts";
-import type { ConsoleKeybinding, KeybindingsLike, ThemeLike, TuiLike, UiFg } from "./ports.ts";
+import type { ConsoleKeybinding, UiFg } from "./ports.ts";
 
-/** What the lead passes to {@link TeamConsole}; see the class docs. */
-export interface TeamConsoleOptions {
-  readonly tui: TuiLike;
-  readonly theme: ThemeLike;
-  readonly keybindings: KeybindingsLike;
-  /** The team as it is now; read by the constructor and by `refresh()` only. */
-  readonly snapshot: () => ConsoleSnapshot;
-  readonly actions: ConsoleActions;
-  /** Models the picker offers; read when the picker opens. */
-  readonly models: () => readonly ModelChoice[];
-  /**
-   * Closes the console (q, Esc, Ctrl+C); receives the status line shown at that moment (the last
-   * action's result, or its "…ing" line while it still runs), undefined when there was none.
-   * Called at most once.
-   */
-  readonly done: (summary?: string) => void;
-  /** The page shown first; default `teammates`. */
-  readonly page?: ConsolePage;
-  /** Called once when Pi disposes the console: after `done`, or without it at /reload. */
-  readonly onDispose?: () => void;
-}
+export type { TeamConsoleOptions } from "./console-options.ts";
 
 type Mode =
   | { readonly kind: "list" }
@@ -54,6 +35,7 @@ export class TeamConsole implements Component, Focusable {
   private readonly rowsMemo = new Map<ConsolePage, readonly PageRow[]>();
   private mode: Mode = { kind: "list" };
   private status: { readonly text: string; readonly tone: UiFg } | undefined;
+  private result: string | undefined; // the last action's line, for `done`
   private detailTop = 0;
   private detailTotal = 0;
   private wrapMemo = { width: -1, lines: new Map<string, readonly string[]>() }; // see detailLines
@@ -279,12 +261,16 @@ export class TeamConsole implements Component, Focusable {
   }
 
   private run(pending: string, call: () => Promise<string>): void {
-    this.setStatus(pending, "muted");
+    const show = (text: string, tone: UiFg): void => {
+      this.setStatus(text, tone);
+      this.result = text;
+    };
+    show(pending, "muted");
     Promise.resolve()
       .then(call)
       .then(
-        (line) => this.setStatus(oneLine(line), "success"),
-        (error: unknown) => this.setStatus(oneLine(error instanceof Error ? error.message : String(error)), "error"),
+        (line) => show(oneLine(line), "success"),
+        (error: unknown) => show(oneLine(error instanceof Error ? error.message : String(error)), "error"),
       )
       .finally(() => this.changed());
   }
@@ -295,6 +281,6 @@ export class TeamConsole implements Component, Focusable {
 
   private close(): void {
     this.closed = true;
-    this.o.done(this.status?.text);
+    this.o.done(this.result);
   }
 }

@@ -93,6 +93,19 @@ describe("TeamConsole keys: list", () => {
     fresh.press("q");
     expect(fresh.done).toHaveBeenCalledWith(undefined);
   });
+
+  it("the notice at closing is the last action's result, never a hint or a cancelled question", async () => {
+    const hinted = makeConsole();
+    hinted.press(KEY.tab, "x", KEY.shiftTab, "x", "n");
+    expect(hinted.screen().join("\n")).toContain("Cancelled.");
+    hinted.press("q");
+    expect(hinted.done).toHaveBeenCalledWith(undefined);
+    const acted = makeConsole();
+    acted.press("x", "y");
+    await settle();
+    acted.press(KEY.tab, "x", KEY.shiftTab, "x", "n", KEY.esc);
+    expect(acted.done).toHaveBeenCalledWith("Shut down @scout.");
+  });
 });
 
 describe("TeamConsole keys: teammate actions", () => {
