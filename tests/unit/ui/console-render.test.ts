@@ -209,5 +209,10 @@ describe("TeamConsole render: other pages at narrow widths", () => {
     expect(at("board", 40)).toMatch(/#old-plan +superseded/);
     expect(at("mail", 80)).toMatch(/5s ago +report +alice → leader +Console done/);
     expect(at("mail", 40)).toMatch(/5s ago +alice → leader +Console/);
+    const longRoute = makeConsole({ page: "mail", snapshot: () => {
+      const s = fixtureSnapshot();
+      return { ...s, mail: [{ ...s.mail[0]!, from: "task-board", to: "a-very-long-teammate-name-of-forty-chars" }] };
+    } });
+    expect(text(longRoute.screen(40))).toMatch(/5s ago +task-board → a-ve.* Cons/);
   });
 });
