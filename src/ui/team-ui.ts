@@ -66,14 +66,15 @@ export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "mode
  * it without closing it (/reload, a session switch).
  */
 export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: ConsolePage): Promise<void> {
-  await s.discover();
   if (ctx.mode !== "tui") {
+    await s.discover();
     const text = consoleSummary(s.snapshot());
     if (ctx.hasUI) ctx.ui.notify(text, "info");
     else process.stdout.write(`${text}\n`);
     return;
   }
-  // Teammate dialogs wait while the console is open: under it they would take keys unseen.
+  // Teammate dialogs wait while the console is open: under it they would take keys unseen. The
+  // hold starts before the discovery is awaited, so no dialog opens in between and is covered.
   const offs: (() => void)[] = [s.dialogs.hold()];
   let timer: NodeJS.Timeout | undefined;
   const stop = (): void => {
@@ -82,6 +83,7 @@ export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: 
   };
   let closing: string | undefined;
   try {
+    await s.discover();
     closing = await new Promise<string | undefined>((resolve, reject) => {
       // At /reload and session switches Pi disposes the overlay without `done` and leaves
       // custom()'s promise pending. The command must end anyway: Pi's input loop awaits it and

@@ -82,6 +82,21 @@ describe("openConsole and Pi's overlay lifecycle", () => {
     expect(pi.notify).not.toHaveBeenCalled();
   });
 
+  it("holds teammate dialogs from the moment the command runs, before the role discovery it awaits", async () => {
+    const pi = fakePi();
+    const { s, state } = fakeSession();
+    let discovered!: () => void;
+    (s as unknown as { discover: () => Promise<void> }).discover = () => new Promise<void>((r) => (discovered = r));
+    const opened = openConsole(pi.ctx, s);
+    await Promise.resolve();
+    expect(state.held).toBe(1); // a dialog arriving during discovery waits instead of opening under the console
+    discovered();
+    await vi.waitFor(() => expect(pi.ctx.ui.custom).toHaveBeenCalled());
+    pi.input("q");
+    expect(await settles(opened)).toBe(true);
+    expect(state.held).toBe(0);
+  });
+
   it("a /reload or session switch that drops the overlay without done still ends the command (else Pi's input loop waits for ever)", async () => {
     const pi = fakePi();
     const { s, state } = fakeSession();
