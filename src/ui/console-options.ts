@@ -17,6 +17,11 @@ export interface TeamConsoleOptions {
    * Called at most once.
    */
   readonly done: (summary?: string) => void;
+  /**
+   * The result of an action that was still running when the console closed (`done` had its
+   * "…ing" line), with its tone, once it settles. Not called for results shown before closing.
+   */
+  readonly lateResult?: (line: string, tone: "success" | "error") => void;
   /** The page shown first; default `teammates`. */
   readonly page?: ConsolePage;
   /** Called once when Pi disposes the console: after `done`, or without it at /reload. */

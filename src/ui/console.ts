@@ -265,12 +265,16 @@ export class TeamConsole implements Component, Focusable {
       this.setStatus(text, tone);
       this.result = text;
     };
+    const settled = (text: string, tone: "success" | "error"): void => {
+      if (this.closed && this.result === pending) this.o.lateResult?.(text, tone); // `done` had the "…ing" line
+      show(text, tone);
+    };
     show(pending, "muted");
     Promise.resolve()
       .then(call)
       .then(
-        (line) => show(oneLine(line), "success"),
-        (error: unknown) => show(oneLine(error instanceof Error ? error.message : String(error)), "error"),
+        (line) => settled(oneLine(line), "success"),
+        (error: unknown) => settled(oneLine(error instanceof Error ? error.message : String(error)), "error"),
       )
       .finally(() => this.changed());
   }

@@ -104,6 +104,10 @@ export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: 
           onDispose: () => {
             if (!closedByUser) resolve(undefined);
           },
+          // An action still running at closing (a compaction takes a model call) reports later.
+          lateResult: (line, tone) => {
+            if (!s.closed) ctx.ui.notify(line, tone === "error" ? "error" : "info");
+          },
           ...(page ? { page } : {}),
         });
         const refresh = (): void => {

@@ -97,6 +97,26 @@ describe("openConsole and Pi's overlay lifecycle", () => {
     expect(state.held).toBe(0);
   });
 
+  it("an action still running when the console closes is reported by a notice once it ends", async () => {
+    const pi = fakePi();
+    const { s, state } = fakeSession();
+    let stopped!: () => void;
+    (s as unknown as { harness: object }).harness = {
+      subscribe: () => () => undefined,
+      shutdown: () => new Promise((r) => (stopped = () => r({ name: "scout", exit: "stopped (code 0)" }))),
+    };
+    const opened = openConsole(pi.ctx, s);
+    await vi.waitFor(() => expect(state.held).toBe(1));
+    pi.input("x");
+    pi.input("y");
+    await vi.waitFor(() => expect(stopped).toBeDefined());
+    pi.input("q");
+    expect(await settles(opened)).toBe(true);
+    expect(pi.notify).toHaveBeenCalledWith("Shutting down @scout…", "info");
+    stopped();
+    await vi.waitFor(() => expect(pi.notify).toHaveBeenLastCalledWith("@scout stopped: stopped (code 0)", "info"));
+  });
+
   it("a /reload or session switch that drops the overlay without done still ends the command (else Pi's input loop waits for ever)", async () => {
     const pi = fakePi();
     const { s, state } = fakeSession();
