@@ -3,6 +3,7 @@ import { activityStep, lastLine } from "../team/activity.ts";
 import { gaugeFromStats } from "../team/context.ts";
 import type { Member } from "../team/member.ts";
 import type { CompactionInfo, ContextGauge, MailKind, MailRow } from "../ui/console-model.ts";
+import { oneLine } from "../ui/format.ts";
 
 /** What the feed keeps of one incarnation beyond the lifecycle state. */
 export interface MateFeed {
@@ -29,11 +30,17 @@ export const MAIL_ROWS = 500;
 /** Longest title, in characters (R32). */
 export const TITLE_MAX = 120;
 
-/** The first non-empty line of `body`, at most `TITLE_MAX` characters; `(no content)` when empty (R32). */
+/**
+ * The first line of `body` with something to show (not blank, nor only escape codes and control
+ * characters; lines end at `\n`, `\r\n` or `\r`), at most `TITLE_MAX` characters, cut between
+ * code points (a cut surrogate pair prints one column more than it measures); `(no content)` when
+ * there is none (R32).
+ */
 export function titleOf(body: string): string {
-  const line = body.split("\n").map((l) => l.trim()).find(Boolean);
+  const line = body.split(/\r\n|\n|\r/).map((l) => l.trim()).find((l) => oneLine(l) !== "");
   if (!line) return "(no content)";
-  return line.length <= TITLE_MAX ? line : `${line.slice(0, TITLE_MAX - 1)}…`;
+  const chars = Array.from(line);
+  return chars.length <= TITLE_MAX ? line : `${chars.slice(0, TITLE_MAX - 1).join("")}…`;
 }
 
 /**
@@ -48,6 +55,8 @@ export class TeamFeed {
   readonly #mates = new Map<string, MateFeed>();
   readonly #mail: MailRow[] = [];
   readonly #listeners = new Set<() => void>();
+  /** Numbers the Mail rows: their `id`, which stays with a row while older ones are dropped. */
+  #mailSeq = 0;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
@@ -124,9 +133,9 @@ export class TeamFeed {
     this.#changed();
   }
 
-  /** One Mail row (R32 title from its body). */
+  /** One Mail row (R32 title from its body), with a new `id`. */
   mail(row: { kind: MailKind; from: string; to: string; body: string; receipt: string; at?: number }): void {
-    this.#mail.push({ at: row.at ?? this.#now(), kind: row.kind, from: row.from, to: row.to, title: titleOf(row.body), body: row.body, receipt: row.receipt });
+    this.#mail.push({ id: `feed:${++this.#mailSeq}`, at: row.at ?? this.#now(), kind: row.kind, from: row.from, to: row.to, title: titleOf(row.body), body: row.body, receipt: row.receipt });
     if (this.#mail.length > MAIL_ROWS) this.#mail.splice(0, this.#mail.length - MAIL_ROWS);
     this.#changed();
   }

@@ -117,6 +117,11 @@ export type MailKind = "report" | "peer" | "leader" | "board" | "dialog" | "note
 
 /** One row of the Mail page, newest first on the page. */
 export interface MailRow {
+  /**
+   * Identity that survives refreshes and the bounds that drop old rows (a feed sequence number, a
+   * message id), so the console keeps its selection on the row; absent rows are keyed by content.
+   */
+  readonly id?: string;
   readonly at: number;
   readonly kind: MailKind;
   readonly from: string;

@@ -24,15 +24,19 @@ function pageCount(page: ConsolePage, s: ConsoleSnapshot): number {
   return s.mail.length;
 }
 
-/** The header: title, page tabs (the current one bracketed and bold) and the team model. */
+/**
+ * The header: title, the teammate dialogs waiting (if any; right after the title, so that the
+ * line's truncation at 80 columns keeps it), page tabs (the current one bracketed and bold) and
+ * the team model.
+ */
 export function renderHeader(theme: ThemeLike, s: ConsoleSnapshot, page: ConsolePage, width: number): string {
   const tabs = CONSOLE_PAGES.map((p) => {
     const label = `${PAGE_VIEWS[p].label} ${pageCount(p, s)}`;
     return p === page ? theme.bold(theme.fg("accent", `[${label}]`)) : theme.fg("muted", ` ${label} `);
   });
   const title = theme.bold(theme.fg("accent", "pi-resident-teams"));
-  const waiting = s.dialogsWaiting ? theme.fg("warning", `  ${s.dialogsWaiting} teammate dialog${s.dialogsWaiting === 1 ? "" : "s"} waiting: close to answer`) : "";
-  return fit(`${title}  ${tabs.join(" ")}  ${theme.fg("muted", `team model: ${oneLine(s.teamModel)}`)}${waiting}`, width);
+  const waiting = s.dialogsWaiting ? `${theme.bold(theme.fg("warning", `${s.dialogsWaiting} teammate dialog${s.dialogsWaiting === 1 ? "" : "s"} waiting: close to answer`))}  ` : "";
+  return fit(`${title}  ${waiting}${tabs.join(" ")}  ${theme.fg("muted", `team model: ${oneLine(s.teamModel)}`)}`, width);
 }
 
 /** Cells joined with ` · `, each in its tone. */
@@ -92,15 +96,23 @@ export function renderListBody(b: ListBody, width: number, height: number): { li
 
 /**
  * A row's detail wrapped to `width` (pi-tui `wrapTextWithAnsi`): the title line bold, blank
- * lines kept. The console windows these lines.
+ * lines kept. The console windows these lines. `memo` (source line → its wrapped lines, for this
+ * one width) is read and then left holding this render's lines: wrapping is a frame's costly part
+ * (50-80 ms for a 60 KB body), so scrolling and refreshes re-wrap only the lines that changed.
  */
-export function detailLines(theme: ThemeLike, row: PageRow, width: number): string[] {
+export function detailLines(theme: ThemeLike, row: PageRow, width: number, memo?: Map<string, readonly string[]>): string[] {
   const w = Math.max(1, width);
+  const used = new Map<string, readonly string[]>();
   const out: string[] = [];
   row.detail().forEach((line, i) => {
-    const wrapped = line === "" ? [""] : wrapTextWithAnsi(line, w);
+    const wrapped = used.get(line) ?? memo?.get(line) ?? (line === "" ? [""] : wrapTextWithAnsi(line, w));
+    used.set(line, wrapped);
     for (const l of wrapped) out.push(i === 0 ? theme.bold(theme.fg("accent", l)) : l);
   });
+  if (memo) {
+    memo.clear();
+    for (const [line, wrapped] of used) memo.set(line, wrapped);
+  }
   return out;
 }
 

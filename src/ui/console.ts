@@ -1,5 +1,6 @@
 import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
-import type { ConsoleActions, ConsolePage, ConsoleSnapshot, ModelChoice } from "./console-model.ts";
+import type { ConsolePage, ConsoleSnapshot } from "./console-model.ts";
+import type { TeamConsoleOptions } from "./console-options.ts";
 import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
 import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
 import { clamp, ListCursor } from "./cursor.ts";
@@ -7,27 +8,9 @@ import { at, fit, oneLine } from "./format.ts";
 import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
 import { isLiving, teammateStatus } from "./page-teammates.ts";
-import type { ConsoleKeybinding, KeybindingsLike, ThemeLike, TuiLike, UiFg } from "./ports.ts";
+import type { ConsoleKeybinding, UiFg } from "./ports.ts";
 
-/** What the lead passes to {@link TeamConsole}; see the class docs. */
-export interface TeamConsoleOptions {
-  readonly tui: TuiLike;
-  readonly theme: ThemeLike;
-  readonly keybindings: KeybindingsLike;
-  /** The team as it is now; read by the constructor and by `refresh()` only. */
-  readonly snapshot: () => ConsoleSnapshot;
-  readonly actions: ConsoleActions;
-  /** Models the picker offers; read when the picker opens. */
-  readonly models: () => readonly ModelChoice[];
-  /**
-   * Closes the console (q, Esc, Ctrl+C); receives the status line shown at that moment (the last
-   * action's result, or its "…ing" line while it still runs), undefined when there was none.
-   * Called at most once.
-   */
-  readonly done: (summary?: string) => void;
-  /** The page shown first; default `teammates`. */
-  readonly page?: ConsolePage;
-}
+export type { TeamConsoleOptions } from "./console-options.ts";
 
 type Mode =
   | { readonly kind: "list" }
@@ -41,9 +24,8 @@ type Mode =
  * detail (Enter), in-component y/n for `x` (shut down) and `c` (compact), and a model picker
  * (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
  * `render(width)` returns exactly `tui.terminal.rows` lines, each at most `width` columns wide
- * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey`
- * (CSI-u safe, pi-tui.md §4). It takes keys only while Pi focuses it, and none after `done`
- * (no global input capture, L18).
+ * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey` (CSI-u
+ * safe, pi-tui.md §4). It takes keys only while Pi focuses it, none after `done` (L18).
  */
 export class TeamConsole implements Component, Focusable {
   private readonly o: TeamConsoleOptions;
@@ -53,13 +35,16 @@ export class TeamConsole implements Component, Focusable {
   private readonly rowsMemo = new Map<ConsolePage, readonly PageRow[]>();
   private mode: Mode = { kind: "list" };
   private status: { readonly text: string; readonly tone: UiFg } | undefined;
+  private result: string | undefined; // the last action's line, for `done`
   private detailTop = 0;
   private detailTotal = 0;
+  private wrapMemo = { width: -1, lines: new Map<string, readonly string[]>() }; // see detailLines
   /** Rows of the list or detail window at the last render: the PgUp/PgDn step. */
   private viewHeight: number;
   private version = 0;
   private cache: { readonly key: string; readonly lines: readonly string[] } | undefined;
   private closed = false;
+  private disposed = false;
   private isFocused = false;
 
   /** Takes the first snapshot; nothing is drawn until Pi calls `render`. */
@@ -100,9 +85,11 @@ export class TeamConsole implements Component, Focusable {
     this.cache = undefined;
   }
 
-  /** Pi calls this after `done`; the console then ignores input. */
+  /** Pi calls this after `done` (or instead of it at /reload); the console then ignores input. */
   dispose(): void {
     this.closed = true;
+    if (!this.disposed) this.o.onDispose?.();
+    this.disposed = true;
   }
 
   /** Exactly `tui.terminal.rows` lines, each fitted to `width`; cached per size and state. */
@@ -160,7 +147,8 @@ export class TeamConsole implements Component, Focusable {
       return this.mode.picker.render(width, height, theme);
     }
     if (this.mode.kind === "detail") {
-      const lines = detailLines(theme, this.mode.row, width);
+      if (this.wrapMemo.width !== width) this.wrapMemo = { width, lines: new Map() }; // wraps are per width
+      const lines = detailLines(theme, this.mode.row, width, this.wrapMemo.lines);
       this.detailTotal = lines.length;
       this.viewHeight = Math.max(1, height);
       this.detailTop = clamp(this.detailTop, 0, Math.max(0, lines.length - height));
@@ -273,12 +261,20 @@ export class TeamConsole implements Component, Focusable {
   }
 
   private run(pending: string, call: () => Promise<string>): void {
-    this.setStatus(pending, "muted");
+    const show = (text: string, tone: UiFg): void => {
+      this.setStatus(text, tone);
+      this.result = text;
+    };
+    const settled = (text: string, tone: "success" | "error"): void => {
+      if (this.closed && this.result === pending) this.o.lateResult?.(text, tone); // `done` had the "…ing" line
+      show(text, tone);
+    };
+    show(pending, "muted");
     Promise.resolve()
       .then(call)
       .then(
-        (line) => this.setStatus(oneLine(line), "success"),
-        (error: unknown) => this.setStatus(oneLine(error instanceof Error ? error.message : String(error)), "error"),
+        (line) => settled(oneLine(line), "success"),
+        (error: unknown) => settled(oneLine(error instanceof Error ? error.message : String(error)), "error"),
       )
       .finally(() => this.changed());
   }
@@ -289,6 +285,6 @@ export class TeamConsole implements Component, Focusable {
 
   private close(): void {
     this.closed = true;
-    this.o.done(this.status?.text);
+    this.o.done(this.result);
   }
 }

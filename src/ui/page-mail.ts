@@ -51,8 +51,8 @@ export function mailDetail(m: MailRow, now: number): string[] {
 }
 
 /**
- * Row keys that survive new mail arriving at the top: time, sender and recipient, plus a
- * counter of equal ones counted from the oldest end.
+ * Row keys that survive new mail arriving at the top and old rows leaving: the row's `id`; for a
+ * row without one, time, sender and recipient, plus a counter of equal ones from the oldest end.
  */
 function mailKeys(mail: readonly MailRow[]): string[] {
   const seen = new Map<string, number>();
@@ -60,6 +60,10 @@ function mailKeys(mail: readonly MailRow[]): string[] {
   for (let i = mail.length - 1; i >= 0; i--) {
     const m = mail[i];
     if (!m) continue;
+    if (m.id !== undefined) {
+      keys[i] = `id:${m.id}`;
+      continue;
+    }
     const base = `${m.at}:${m.from}:${m.to}`;
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);

@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Box, Text, visibleWidth, type Component } from "@earendil-works/pi-tui";
-import { messageTitle } from "../mail/index.ts";
+import { titleOf } from "../leader/team-feed.ts";
 import { at, fitSegments, oneLine, safeLines, type Segment } from "./format.ts";
 import type { ThemeLike, UiFg } from "./ports.ts";
 
@@ -80,7 +80,7 @@ export function stripWrapper(text: string, tag: string): string {
 function card(theme: ThemeLike, options: RenderOptionsLike, head: readonly Segment[], body: string): Component {
   const box = new Box(options.outputPad ?? 1, 0, (s) => theme.bg("customMessageBg", s));
   const dot: Segment = { text: " · ", style: (t) => theme.fg("dim", t) };
-  const line = [...head.flatMap((h) => [h, dot]), { text: oneLine(messageTitle(body)) }];
+  const line = [...head.flatMap((h) => [h, dot]), { text: oneLine(titleOf(body)) }];
   if (options.expanded) {
     const text = body.trim() === "" ? "(no content)" : safeLines(body.replace(/\s+$/, "")).join("\n");
     box.addChild(new Text(`${fitSegments(line, Number.MAX_SAFE_INTEGER)}\n${text}`, 0, 0));
@@ -93,8 +93,8 @@ function card(theme: ThemeLike, options: RenderOptionsLike, head: readonly Segme
 const REPORT_TONE: Record<string, UiFg> = { completed: "success", failed: "error", in_progress: "accent" };
 
 /**
- * A `teammate-report` message: collapsed `@from · status · title` (title = first non-empty line
- * of the body, 120 characters, R32) plus the dim expand hint; expanded the header and the full
+ * A `teammate-report` message: collapsed `@from · status · title` (title = first line of the body
+ * with text, 120 characters, R32) plus the dim expand hint; expanded the header and the full
  * body. `details` is the outbox record `{ from, status, body, ... }`; without it the content's
  * `<teammate-report>` wrapper is stripped and used.
  */

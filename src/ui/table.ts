@@ -5,8 +5,9 @@ import type { ThemeLike, UiFg } from "./ports.ts";
 /**
  * Column layout of the console's list pages (R61, L19): each column takes the width of its
  * widest cell within `min..max`; when the row is too wide, the columns with the highest `rank`
- * are dropped first (rank 0 is never dropped), then the widest columns shrink toward `min`; the
- * `flex` column takes what is left. Rows never exceed the width they were laid out for.
+ * are dropped first (rank 0 is never dropped; the `flex` column not while shrinking the others to
+ * their `min` would make room for it), then the widest columns shrink toward `min`; the `flex`
+ * column takes what is left. Rows never exceed the width they were laid out for.
  */
 
 /** One column of a page's table. */
@@ -48,6 +49,8 @@ export function columnWidths(columns: readonly Column[], rows: readonly (readonl
   while (total() > width) {
     const drop = dropCandidate(columns, shown);
     if (drop < 0) break;
+    // The flex column (a title, a subject) stays while the others, shrunk to their min, leave it its own.
+    if (columns[drop]?.flex && atMin(columns, shown) <= width) break;
     shown[drop] = false;
   }
   let excess = total() - width;
@@ -60,6 +63,12 @@ export function columnWidths(columns: readonly Column[], rows: readonly (readonl
   const flex = columns.findIndex((c, i) => c.flex && shown[i]);
   if (flex >= 0 && excess < 0) natural[flex] = (natural[flex] ?? 0) - excess;
   return natural.map((w, i) => (shown[i] ? w : 0));
+}
+
+/** The width of the shown columns, each at its min, with the gaps. */
+function atMin(columns: readonly Column[], shown: readonly boolean[]): number {
+  const kept = columns.filter((_, i) => shown[i]);
+  return kept.reduce((a, c) => a + c.min, 0) + COLUMN_GAP * Math.max(0, kept.length - 1);
 }
 
 function dropCandidate(columns: readonly Column[], shown: readonly boolean[]): number {

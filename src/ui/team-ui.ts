@@ -62,48 +62,71 @@ export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "mode
  * `/agent-teams` (R61): in the TUI a full-screen overlay console, refreshed from the team's
  * changes (at most every `CONSOLE_REFRESH_MS`) and by a clock while open; elsewhere the
  * plain-text summary of the same pages. Opening it makes no model call and reads no file
- * beyond one discovery of the role files. Resolves when the console closes.
+ * beyond one discovery of the role files. Resolves when the console closes, or when Pi drops
+ * it without closing it (/reload, a session switch).
  */
 export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: ConsolePage): Promise<void> {
-  await s.discover();
   if (ctx.mode !== "tui") {
+    await s.discover();
     const text = consoleSummary(s.snapshot());
     if (ctx.hasUI) ctx.ui.notify(text, "info");
     else process.stdout.write(`${text}\n`);
     return;
   }
-  // Teammate dialogs wait while the console is open: under it they would take keys unseen.
+  // Teammate dialogs wait while the console is open: under it they would take keys unseen. The
+  // hold starts before the discovery is awaited, so no dialog opens in between and is covered.
   const offs: (() => void)[] = [s.dialogs.hold()];
   let timer: NodeJS.Timeout | undefined;
   const stop = (): void => {
     for (const off of offs.splice(0)) off();
     if (timer) clearTimeout(timer);
   };
-  const closing = await ctx.ui.custom<string | undefined>((tui, theme, keybindings, done) => {
-    const view = new TeamConsole({
-      tui,
-      theme,
-      keybindings,
-      snapshot: () => s.snapshot(),
-      actions: consoleActions(s, ctx),
-      models: () => availableModels(ctx),
-      done,
-      ...(page ? { page } : {}),
+  let closing: string | undefined;
+  try {
+    await s.discover();
+    closing = await new Promise<string | undefined>((resolve, reject) => {
+      // At /reload and session switches Pi disposes the overlay without `done` and leaves
+      // custom()'s promise pending. The command must end anyway: Pi's input loop awaits it and
+      // would take no other prompt or command for the rest of the process.
+      let closedByUser = false;
+      ctx.ui.custom<string | undefined>((tui, theme, keybindings, done) => {
+        const view = new TeamConsole({
+          tui,
+          theme,
+          keybindings,
+          snapshot: () => s.snapshot(),
+          actions: consoleActions(s, ctx),
+          models: () => availableModels(ctx),
+          done: (summary) => {
+            closedByUser = true;
+            done(summary);
+          },
+          onDispose: () => {
+            if (!closedByUser) resolve(undefined);
+          },
+          // An action still running at closing (a compaction takes a model call) reports later.
+          lateResult: (line, tone) => {
+            if (!s.closed) ctx.ui.notify(line, tone === "error" ? "error" : "info");
+          },
+          ...(page ? { page } : {}),
+        });
+        const refresh = (): void => {
+          if (timer) return;
+          timer = setTimeout(() => {
+            timer = undefined;
+            view.refresh();
+          }, CONSOLE_REFRESH_MS);
+        };
+        offs.push(s.feed.subscribe(refresh), s.harness.subscribe(refresh));
+        // Belt and braces for a drop that did not dispose: the clock ends with the session.
+        const clock = setInterval(() => (s.closed ? resolve(undefined) : view.refresh()), CONSOLE_CLOCK_MS);
+        clock.unref();
+        offs.push(() => clearInterval(clock));
+        return view;
+      }, { overlay: true, overlayOptions: { anchor: "top-left", width: "100%", maxHeight: "100%" } }).then(resolve, reject);
     });
-    const refresh = (): void => {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        view.refresh();
-      }, CONSOLE_REFRESH_MS);
-    };
-    offs.push(s.feed.subscribe(refresh), s.harness.subscribe(refresh));
-    // A /reload drops the overlay without `done`: the clock then ends with the session.
-    const clock = setInterval(() => (s.closed ? stop() : view.refresh()), CONSOLE_CLOCK_MS);
-    clock.unref();
-    offs.push(() => clearInterval(clock));
-    return view;
-  }, { overlay: true, overlayOptions: { anchor: "top-left", width: "100%", maxHeight: "100%" } });
-  stop();
+  } finally {
+    stop(); // also when the console failed to open: a leaked hold would keep every dialog waiting
+  }
   if (closing) ctx.ui.notify(closing, "info");
 }

@@ -77,6 +77,12 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
     // The console's clock: ada's time in state counts up while the console is open.
     await waitUntil("ada's time in state to tick", () => /@ada\s+working [1-9]\d*s/.test(t.screen()), 10_000);
     await keep("teammates", t.screen());
+    // The two spawns race (each awaits a discovery before it joins the team): ada may be second.
+    for (let i = 0; i < 4 && !/▸ @ada\b/.test(t.screen()); i++) {
+      t.keys("Down");
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    expect(t.screen()).toMatch(/▸ @ada\b/);
     t.keys("Enter");
     await waitUntil("ada's detail", () => /Write docs\/guide\.md from the notes\./.test(t.screen()) && !/Tab page/.test(t.screen()), 10_000);
     await keep("teammate-detail", t.screen());

@@ -15,7 +15,14 @@ if (!HAS_TMUX) console.warn("tmux is not installed (npm test tries to install it
  * A private tmux server (own socket, so nobody else's sessions are touched) running `script`.
  * The pane stays after the script exits, so a test can read what was printed at exit.
  */
-export function startTmux(script: string, size = { columns: 200, rows: 50 }): { screen(): string; type(keys: string): void; keys(...keys: string[]): void; literal(text: string): void; kill(): void } {
+export function startTmux(script: string, size = { columns: 200, rows: 50 }): {
+  screen(): string;
+  type(keys: string): void;
+  keys(...keys: string[]): void;
+  literal(text: string): void;
+  resize(columns: number, rows: number): void;
+  kill(): void;
+} {
   const socket = `prt-${process.pid}-${randomBytes(3).toString("hex")}`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
   tmux("new-session", "-d", "-s", "leader", "-x", String(size.columns), "-y", String(size.rows), script);
@@ -28,6 +35,8 @@ export function startTmux(script: string, size = { columns: 200, rows: 50 }): { 
       for (const k of keys) tmux("send-keys", "-t", "leader", k);
     },
     literal: (text) => void tmux("send-keys", "-t", "leader", "-l", text),
+    /** Resizes the window (and so the pane and Pi's terminal) to `columns` x `rows`. */
+    resize: (columns, rows) => void tmux("resize-window", "-t", "leader", "-x", String(columns), "-y", String(rows)),
     kill: () => {
       try {
         tmux("kill-server");
@@ -42,10 +51,10 @@ export function startTmux(script: string, size = { columns: 200, rows: 50 }): { 
  * A shell script that starts the leader TUI in `env`. Its stderr goes to `<root>/leader.log` (it
  * would garble the screen), or with `stderr: "terminal"` to the pane, for what Pi prints at exit.
  */
-export async function leaderScript(env: PiEnv, opts: { stderr?: "log" | "terminal" } = {}): Promise<string> {
+export async function leaderScript(env: PiEnv, opts: { stderr?: "log" | "terminal"; extraEnv?: Record<string, string>; args?: readonly string[] } = {}): Promise<string> {
   const path = join(env.root, "leader.sh");
-  const exports = Object.entries(env.env).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
-  const cmd = [env.nodePath, env.piCli, "-a", "--no-extensions", "-e", PACKAGE_DIR, "--no-session"].map((a) => JSON.stringify(a)).join(" ");
+  const exports = Object.entries({ ...env.env, ...opts.extraEnv }).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
+  const cmd = [env.nodePath, env.piCli, "-a", "--no-extensions", "-e", PACKAGE_DIR, "--no-session", ...(opts.args ?? [])].map((a) => JSON.stringify(a)).join(" ");
   await writeFile(path, ["#!/bin/sh", ...exports, `cd ${JSON.stringify(env.cwd)}`, `exec ${cmd}${opts.stderr === "terminal" ? "" : ` 2>>${JSON.stringify(join(env.root, "leader.log"))}`}`, ""].join("\n"));
   await chmod(path, 0o700);
   return path;
@@ -61,19 +70,27 @@ export interface TuiTeam {
   stop(): Promise<void>;
 }
 
-/** Starts a `TuiTeam`; `stderr` as in `leaderScript`. Cleans up what it made if a step fails. */
+/**
+ * Starts a `TuiTeam`; `stderr`, `extraEnv` (the leader's environment) and `args` (more pi CLI
+ * arguments, e.g. `--tui-mode regular`) as in `leaderScript`; `settings` are merged into the
+ * agent dir's settings.json. Cleans up what it made if a step fails.
+ */
 export async function startTuiTeam(o: {
   handler: NonNullable<ScriptedModelOptions["handler"]>;
   agents: Record<string, string>;
   stderr?: "log" | "terminal";
   size?: { columns: number; rows: number };
+  settings?: Record<string, unknown>;
+  extraEnv?: Record<string, string>;
+  args?: readonly string[];
 }): Promise<TuiTeam> {
   const model = await startScriptedModel({ handler: o.handler });
   let env: PiEnv | undefined;
   try {
-    env = await createPiEnv({ model });
+    env = await createPiEnv({ model, ...(o.settings ? { settings: o.settings } : {}) });
     await writeAgents(env, o.agents);
-    const tui = startTmux(await leaderScript(env, o.stderr ? { stderr: o.stderr } : {}), o.size);
+    const script = await leaderScript(env, { ...(o.stderr ? { stderr: o.stderr } : {}), ...(o.extraEnv ? { extraEnv: o.extraEnv } : {}), ...(o.args ? { args: o.args } : {}) });
+    const tui = startTmux(script, o.size);
     const made = env;
     return { model, env, tui, stop: async () => { tui.kill(); await model.close(); await made.cleanup(); } };
   } catch (error) {

@@ -146,7 +146,7 @@ describe("the feed", () => {
     feedCompaction(feed, m, { at: 2, state: "done", by: "auto", tokensBefore: 150_000, tokensAfter: 32_000 });
     expect(feed.mate(m).compaction).toMatchObject({ state: "done", tokensAfter: 32_000 });
     expect(feed.mailRows()).toEqual([
-      { at: 2, kind: "note", from: "ada", to: "leader", title: "compacted context 150K → 32K (auto)", body: "compacted context 150K → 32K (auto)", receipt: "not sent to the leader's model" },
+      { id: "feed:1", at: 2, kind: "note", from: "ada", to: "leader", title: "compacted context 150K → 32K (auto)", body: "compacted context 150K → 32K (auto)", receipt: "not sent to the leader's model" },
     ]);
   });
 });

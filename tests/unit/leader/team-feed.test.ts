@@ -46,6 +46,14 @@ describe("TeamFeed", () => {
     expect(feed.mailRows()[0]!.body).toBe("m5");
   });
 
+  it("titles cut whole characters, end a line at a carriage return, and skip lines of escape codes only", () => {
+    const cut = titleOf(`${"a".repeat(118)}🚀🚀 tail`);
+    expect(cut).toBe(`${"a".repeat(118)}🚀…`);
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/); // no lone high surrogate
+    expect(titleOf("Red done\rOVERWRITTEN\nmore")).toBe("Red done");
+    expect(titleOf("\u001b[1m\u001b[0m\n  \u0007 \nReal title")).toBe("Real title");
+  });
+
   it("keeps a gauge from stats answers and ignores answers without one", () => {
     const feed = new TeamFeed();
     feed.stats(ada, { contextUsage: { tokens: 10, contextWindow: 100, percent: 10 } });

@@ -93,6 +93,39 @@ describe("TeamConsole keys: list", () => {
     fresh.press("q");
     expect(fresh.done).toHaveBeenCalledWith(undefined);
   });
+
+  it("an action still running at closing gives its result later, once, through lateResult", async () => {
+    const c = makeConsole();
+    let finish!: (line: string) => void;
+    c.actions.compact.mockImplementation(() => new Promise<string>((r) => (finish = r)));
+    c.press(KEY.down, KEY.down, "c", "y"); // bob, idle
+    await settle();
+    c.press("q");
+    expect(c.done).toHaveBeenCalledWith("Compacting @bob's context…");
+    expect(c.late).not.toHaveBeenCalled();
+    finish("@bob compaction failed: no model");
+    await settle();
+    expect(c.late).toHaveBeenCalledTimes(1);
+    expect(c.late).toHaveBeenCalledWith("@bob compaction failed: no model", "success");
+    const quick = makeConsole();
+    quick.press("x", "y");
+    await settle();
+    quick.press("q");
+    expect(quick.late).not.toHaveBeenCalled(); // its result was in the closing notice
+  });
+
+  it("the notice at closing is the last action's result, never a hint or a cancelled question", async () => {
+    const hinted = makeConsole();
+    hinted.press(KEY.tab, "x", KEY.shiftTab, "x", "n");
+    expect(hinted.screen().join("\n")).toContain("Cancelled.");
+    hinted.press("q");
+    expect(hinted.done).toHaveBeenCalledWith(undefined);
+    const acted = makeConsole();
+    acted.press("x", "y");
+    await settle();
+    acted.press(KEY.tab, "x", KEY.shiftTab, "x", "n", KEY.esc);
+    expect(acted.done).toHaveBeenCalledWith("Shut down @scout.");
+  });
 });
 
 describe("TeamConsole keys: teammate actions", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConsolePage } from "../../../src/ui/console-model.ts";
-import { expectFrame, KEY, makeConsole } from "./fixture.ts";
+import { expectFrame, fixtureSnapshot, KEY, makeConsole } from "./fixture.ts";
 
 const ROWS = 30;
 const PAGES: ConsolePage[] = ["teammates", "roles", "board", "mail"];
@@ -53,6 +53,17 @@ describe("TeamConsole render: content", () => {
     expect(head).toContain("[Board 6]");
     expect(head).toContain(" Teammates 9 ");
     expect(head).toContain("team model: anthropic/claude-sonnet-4");
+  });
+
+  it("header: waiting teammate dialogs are named right after the title, so 80 columns still show them", () => {
+    for (const [n, text] of [[1, "1 teammate dialog waiting: close to answer"], [2, "2 teammate dialogs waiting: close to answer"]] as const) {
+      const c = makeConsole({ snapshot: () => ({ ...fixtureSnapshot(), dialogsWaiting: n }) });
+      const head = c.screen(80)[0] ?? "";
+      expect(head).toContain(text);
+      expect(head.indexOf(text)).toBeLessThan(head.indexOf("Teammates"));
+      expect(c.screen(40)[0]).toContain(`${n} teammate dialog`);
+    }
+    expect(makeConsole().screen(200)[0]).not.toContain("waiting");
   });
 
   it("teammates at 120: statuses with time in state, gauge, usage, model, work, activity", () => {
@@ -198,5 +209,10 @@ describe("TeamConsole render: other pages at narrow widths", () => {
     expect(at("board", 40)).toMatch(/#old-plan +superseded/);
     expect(at("mail", 80)).toMatch(/5s ago +report +alice → leader +Console done/);
     expect(at("mail", 40)).toMatch(/5s ago +alice → leader +Console/);
+    const longRoute = makeConsole({ page: "mail", snapshot: () => {
+      const s = fixtureSnapshot();
+      return { ...s, mail: [{ ...s.mail[0]!, from: "task-board", to: "a-very-long-teammate-name-of-forty-chars" }] };
+    } });
+    expect(text(longRoute.screen(40))).toMatch(/5s ago +task-board → a-ve.* Cons/);
   });
 });

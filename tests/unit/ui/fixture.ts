@@ -162,6 +162,7 @@ export function makeConsole(o: { rows?: number; columns?: number; page?: Console
     setTeamModel: vi.fn(async (m: ModelChoice | undefined) => (m ? `Team model set to ${m.provider}/${m.id}.` : "Team model cleared (Pi default).")),
   } satisfies ConsoleActions;
   const done = vi.fn();
+  const late = vi.fn();
   const snapshot = vi.fn(o.snapshot ?? fixtureSnapshot);
   const console = new TeamConsole({
     tui,
@@ -171,11 +172,12 @@ export function makeConsole(o: { rows?: number; columns?: number; page?: Console
     actions,
     models: () => MODELS,
     done,
+    lateResult: late,
     ...(o.page ? { page: o.page } : {}),
   });
   const screen = (width = tui.terminal.columns): string[] => plain(console.render(width));
   const press = (...keys: string[]): void => keys.forEach((k) => console.handleInput(k));
-  return { console, tui, actions, done, snapshot, screen, press };
+  return { console, tui, actions, done, late, snapshot, screen, press };
 }
 
 /** Lets pending action promises settle. */

@@ -65,4 +65,11 @@ describe("columnWidths", () => {
     expect(columnWidths(cols, rows, 14)).toEqual([5, 8, 0, 0, 0]);
     expect(columnWidths(cols, rows, 5)).toEqual([4, 6, 0, 0, 0]); // rank 0 at min: the line is cut later
   });
+
+  it("keeps the flex column while shrinking the others toward their min makes room for it", () => {
+    const wide = [[{ text: "alice" }, { text: "x".repeat(20) }, { text: "xxxxxxxx" }, { text: "yyyy" }, { text: "activity" }]];
+    // name 5 + status 20 + rest 6 + 2 gaps = 33 > 30; status can give 14 columns, so rest stays.
+    expect(columnWidths(cols, wide, 30)).toEqual([5, 17, 0, 0, 6]);
+    expect(columnWidths(cols, wide, 14)).toEqual([5, 8, 0, 0, 0]); // 4 + 6 + 6 + 2 gaps > 14: dropped
+  });
 });

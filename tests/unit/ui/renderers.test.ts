@@ -55,6 +55,11 @@ describe("renderTeammateReport (R32, L17)", () => {
     expect(raw[0]).not.toContain("\x1b[0m");
   });
 
+  it("titles by the first line with text: a line of escape codes only is skipped", () => {
+    const escaped = { ...REPORT, details: { ...REPORT.details, body: "\u001b[1m\u001b[0m\nReal title\nmore" } };
+    expect(lines(renderTeammateReport(escaped, options(false), ansiTheme), 80)[0]).toMatch(/^ @alice · completed · Real title /);
+  });
+
   it("odd details: falls back to the content without its wrapper, never throws", () => {
     for (const details of [undefined, null, 42, "x", [], { from: 7, status: {}, body: 3 }]) {
       const out = lines(renderTeammateReport({ content: REPORT.content, details }, options(false), ansiTheme), 60);
