@@ -68,6 +68,7 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
 
     // The widget: ada works (its model call is held), so its row shows under the editor.
     await waitUntil("ada's widget row", () => widgetRow("ada").test(t.screen()), 15_000);
+    await keep("widget", t.screen());
 
     t.type("/agent-teams");
     await waitUntil("the Teammates page with both teammates and gauges", () => {
