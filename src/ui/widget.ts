@@ -54,10 +54,16 @@ export class TeamWidget implements Component {
     this.sync(this.o.rows().length > 0);
   }
 
-  /** Call when the team changed (a teammate started, finished, stalled): starts or stops the timer and redraws. */
+  /**
+   * Call when the team changed (a teammate started, finished, stalled, streamed a token): starts or
+   * stops the timer. It redraws at once only when the widget appears or goes; while it spins, the
+   * next tick shows the change, so a streaming team still costs at most four redraws a second.
+   */
   changed(): void {
-    this.sync(this.o.rows().length > 0);
-    if (!this.disposed) this.o.tui.requestRender();
+    const was = this.animating;
+    const busy = this.o.rows().length > 0;
+    this.sync(busy);
+    if (busy !== was && !this.disposed) this.o.tui.requestRender();
   }
 
   /** Lines fitted to `width`; `[]` when there are no rows. */
