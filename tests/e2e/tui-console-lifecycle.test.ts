@@ -39,7 +39,7 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console lifecycle in the real TUI", () 
     });
     const { tui: t, model: m } = team;
     await waitUntil("the TUI to show the model", () => /scripted-1\s*$/m.test(t.screen()), 30_000);
-    t.type("/test-reload-soon 1500");
+    t.type("/test-reload-soon 3000"); // time enough for the console to open first
     t.type("/agent-teams");
     await waitUntil("the console", () => LEGEND.test(t.screen()), 15_000);
     await waitUntil("the reload under the console", () => t.screen().includes("Reloaded keybindings"), 15_000);
