@@ -19,6 +19,11 @@ export const WIDGET_KEY = "pi-resident-teams";
 export const CONSOLE_REFRESH_MS = 200;
 /** How often the open console's clock ("working 12s") ticks, in ms. */
 export const CONSOLE_CLOCK_MS = 1000;
+/**
+ * How long teammate dialogs keep waiting after the console closes, in ms: a key pressed right
+ * after closing (a double-tapped Esc, an Enter) goes to the editor, not to a dialog not yet seen.
+ */
+export const DIALOG_GRACE_MS = 500;
 
 /**
  * Installs the widget (R62) for `s` in an interactive leader: one row per starting or working
@@ -75,11 +80,13 @@ export async function openConsole(ctx: ExtensionContext, s: TeamSession, page?: 
   }
   // Teammate dialogs wait while the console is open: under it they would take keys unseen. The
   // hold starts before the discovery is awaited, so no dialog opens in between and is covered.
-  const offs: (() => void)[] = [s.dialogs.hold()];
+  const release = s.dialogs.hold();
+  const offs: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   const stop = (): void => {
     for (const off of offs.splice(0)) off();
     if (timer) clearTimeout(timer);
+    setTimeout(release, DIALOG_GRACE_MS).unref();
   };
   let closing: string | undefined;
   try {

@@ -6,7 +6,8 @@
  *   every later prompt and command queued for ever.
  * - A teammate's dialog (a role extension's `ctx.ui.confirm`, tests/fixtures/dialog-gate.ts) that
  *   arrives while the console is open waits: the header says so at 80 columns, keys pressed in the
- *   console do not answer it, and once the console closes it is shown and answered.
+ *   console do not answer it, nor does a second Esc right after the one that closes the console;
+ *   then it is shown and answered.
  */
 import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -38,7 +39,7 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console lifecycle in the real TUI", () 
     });
     const { tui: t, model: m } = team;
     await waitUntil("the TUI to show the model", () => /scripted-1\s*$/m.test(t.screen()), 30_000);
-    t.type("/test-reload-soon 1500");
+    t.type("/test-reload-soon 3000"); // time enough for the console to open first
     t.type("/agent-teams");
     await waitUntil("the console", () => LEGEND.test(t.screen()), 15_000);
     await waitUntil("the reload under the console", () => t.screen().includes("Reloaded keybindings"), 15_000);
@@ -91,8 +92,12 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console lifecycle in the real TUI", () 
     await waitUntil("the list again", () => LEGEND.test(t.screen()), 5_000);
     expect(m.callsOf("gate").some((c) => c.toolResults.length > 0)).toBe(false);
 
-    t.keys("q");
-    await waitUntil("the confirm after closing", () => !LEGEND.test(t.screen()) && t.screen().includes(`@gate: ${QUESTION}`), 10_000);
+    // Esc closes; a second Esc right after (a double tap) must not cancel the dialog it reveals.
+    t.keys("Escape");
+    await waitUntil("the console to close", () => !LEGEND.test(t.screen()), 5_000);
+    t.keys("Escape");
+    await waitUntil("the confirm after closing", () => t.screen().includes(`@gate: ${QUESTION}`), 10_000);
+    expect(m.callsOf("gate").some((c) => c.toolResults.length > 0)).toBe(false);
     t.keys("Enter"); // Yes is selected first
     const answered = await m.waitForCall((c) => c.agent === "gate" && c.toolResults.some((r) => r.id === "g1"), 15_000);
     expect(answered.toolResults.find((r) => r.id === "g1")?.content).toBe(`gate answer for ${JSON.stringify(QUESTION)}: yes`);

@@ -79,11 +79,16 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
     await waitUntil("ada's time in state to tick", () => /@ada\s+working [1-9]\d*s/.test(t.screen()), 10_000);
     await keep("teammates", t.screen());
     // The two spawns race (each awaits a discovery before it joins the team): ada may be second.
-    for (let i = 0; i < 4 && !/▸ @ada\b/.test(t.screen()); i++) {
-      t.keys("Down");
+    const select = async (name: string): Promise<void> => {
+      t.keys("Home");
       await new Promise((r) => setTimeout(r, 150));
-    }
-    expect(t.screen()).toMatch(/▸ @ada\b/);
+      for (let i = 0; i < 4 && !new RegExp(`▸ @${name}\\b`).test(t.screen()); i++) {
+        t.keys("Down");
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      expect(t.screen()).toMatch(new RegExp(`▸ @${name}\\b`));
+    };
+    await select("ada");
     t.keys("Enter");
     await waitUntil("ada's detail", () => /Write docs\/guide\.md from the notes\./.test(t.screen()) && !/Tab page/.test(t.screen()), 10_000);
     await keep("teammate-detail", t.screen());
@@ -105,11 +110,7 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
 
     // Select bo and stop it: x, then y.
     await waitUntil("the Teammates page again", () => /bo\b.*idle/.test(t.screen()), 10_000);
-    for (let i = 0; i < 4 && !/▸.*\bbo\b/.test(t.screen()); i++) {
-      t.keys("Down");
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    expect(t.screen()).toMatch(/▸.*\bbo\b/);
+    await select("bo");
     t.keys("x");
     await waitUntil("the y/n line", () => /Shut down @bo\?/.test(t.screen()), 5_000);
     t.keys("y");

@@ -110,6 +110,23 @@ describe("TeamWidget (R62)", () => {
     expect(w.widget.animating).toBe(false);
   });
 
+  it("team changes while it spins (streamed text: one per token) redraw with the next tick, not each", () => {
+    const w = setup([]);
+    w.set(WORKING);
+    w.widget.changed(); // it appears: at once
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(1);
+    for (let tick = 0; tick < 4; tick++) {
+      for (let i = 0; i < 50; i++) w.widget.changed();
+      vi.advanceTimersByTime(SPINNER_INTERVAL_MS);
+    }
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(1 + 4);
+    w.set([]);
+    w.widget.changed(); // it goes: at once
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(6);
+    for (let i = 0; i < 50; i++) w.widget.changed(); // idle team events
+    expect(w.tui.requestRender).toHaveBeenCalledTimes(6);
+  });
+
   it("rows vanishing without changed(): one last redraw hides it, then silence", () => {
     const w = setup(WORKING);
     w.set([]);
