@@ -1,4 +1,4 @@
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { knownModels } from "./model-registry.ts";
 import { applyTeamModelCommand, TEAM_MODEL_USAGE } from "../team/model-choice.ts";
 import type { TeamSession } from "./team-session.ts";
@@ -17,17 +17,28 @@ export function registerTeamCommands(pi: ExtensionAPI, session: () => TeamSessio
   pi.registerCommand("agent-teams", {
     description: "Resident teams: the console (teammates, roles, board, mail); /agent-teams model <provider/id|default> sets the team model",
     handler: async (args, ctx) => {
+      const tell = (text: string, level: "info" | "error"): void => reply(ctx, text, level);
       const s = session();
-      if (!s) return ctx.ui.notify("pi-resident-teams: the team is not running in this session.", "error");
+      if (!s) return tell("pi-resident-teams: the team is not running in this session.", "error");
       const [sub, ...rest] = args.trim().split(/\s+/).filter(Boolean);
       if (sub === undefined) return openConsole(ctx, s);
       const page = CONSOLE_PAGES.find((p) => p === sub.toLowerCase());
       if (page) return openConsole(ctx, s, page);
-      if (sub !== "model") return ctx.ui.notify(`Unknown subcommand ${JSON.stringify(sub)}. ${AGENT_TEAMS_USAGE}`, "error");
+      if (sub !== "model") return tell(`Unknown subcommand ${JSON.stringify(sub)}. ${AGENT_TEAMS_USAGE}`, "error");
       const known = knownModels(ctx);
-      if (!known) return ctx.ui.notify("pi-resident-teams: Pi's model registry could not be read; the team model is unchanged.", "error");
+      if (!known) return tell("pi-resident-teams: Pi's model registry could not be read; the team model is unchanged.", "error");
       const r = applyTeamModelCommand(s.teamModel, rest.join(" "), known);
-      ctx.ui.notify(r.message, r.ok ? "info" : "error");
+      tell(r.message, r.ok ? "info" : "error");
     },
   });
+}
+
+/**
+ * A command's answer: a notice where Pi has a UI; under `pi -p` and json mode (no UI, where a
+ * notice would vanish) a line on stderr, and an error makes the run's exit code 1.
+ */
+function reply(ctx: Pick<ExtensionContext, "hasUI" | "ui">, text: string, level: "info" | "error"): void {
+  if (ctx.hasUI) return ctx.ui.notify(text, level);
+  process.stderr.write(`${text}\n`);
+  if (level === "error") process.exitCode = 1;
 }

@@ -41,7 +41,8 @@ export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
   for (const t of s.board.tasks.values()) counts[t.state.status] += 1;
   return {
     now: s.now,
-    teammates: s.members.map((m) => teammateRow(s, m)),
+    // Spawn order, not registration order: parallel spawns register in any order.
+    teammates: [...s.members].sort((a, b) => a.startedAt - b.startedAt || a.name.localeCompare(b.name)).map((m) => teammateRow(s, m)),
     roles: (s.discovery?.agents ?? []).map((a) => roleRow(a, s)),
     skipped: skippedRoles(s.discovery),
     tasks: [...s.board.tasks.values()].sort((a, b) => a.seq - b.seq).map((t) => taskRow(s.board, t, s.costs.of(t.id, usageOf))),
