@@ -12,6 +12,7 @@ import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-b
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
 import { registerTeamCommands } from "./commands.ts";
+import { FinishLine } from "./finish-line.ts";
 import { knownModels } from "./model-registry.ts";
 import { FINISH_ENTRY_TYPE, HARNESS_EVENT_TYPE, registerTeamRenderers, TEAMMATE_REPORT_TYPE } from "../ui/renderers.ts";
 import { installWidget } from "../ui/team-ui.ts";
@@ -33,16 +34,24 @@ export function registerLeader(pi: ExtensionAPI): void {
   // Why the team is off in this session (another leader holds it), for every tool's error.
   let unavailable: string | undefined;
 
+  const finishLine = new FinishLine((teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text }));
   const deliver = (d: LeaderDelivery): void => {
     const customType = d.kind === "report" ? REPORT_MESSAGE : HARNESS_EVENT_MESSAGE;
     const details = d.kind === "report" ? { ...d.record } : { type: d.type, teammate: d.teammate };
+    if (d.kind === "report") finishLine.delivered(d.record.from);
     try {
       pi.sendMessage({ customType, content: d.text, display: true, details }, { deliverAs: "followUp", triggerTurn: true });
     } catch (error) {
       // Never crash the leader over a delivery; the note log keeps it.
       session?.notes.add(`could not deliver a ${customType}: ${String(error)}`);
+      if (d.kind === "report") finishLine.shown(d.record.from);
     }
   };
+  // A report in the transcript lets its teammate's finish entry follow it.
+  pi.on("message_end", (event) => {
+    const m = event.message as { role?: string; customType?: string; details?: { from?: unknown } };
+    if (m.role === "custom" && m.customType === REPORT_MESSAGE && typeof m.details?.from === "string") finishLine.shown(m.details.from);
+  });
 
   const live = (): TeamSession | undefined => {
     if (!session && unavailable) throw new TeamError("locked", unavailable);
@@ -74,7 +83,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       knownModels: () => knownModels(ctx),
       deliver,
       // The finish entry (R55): in the transcript only, never in the leader model's context.
-      onLifeline: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text }),
+      onLifeline: (teammate, text) => finishLine.lifeline(teammate, text),
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");

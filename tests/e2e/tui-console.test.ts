@@ -134,5 +134,7 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
     expect(after).toMatch(/@ada · completed · Guide written/);
     expect(after).toMatch(/to expand/);
     expect(after.match(/Teammate @ada finished \(completed\)/g)).toHaveLength(1);
+    // ...after the report it announces (R55), not before it.
+    expect(after.indexOf("Teammate @ada finished")).toBeGreaterThan(after.indexOf("@ada · completed · Guide written"));
   });
 });
