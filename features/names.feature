@@ -25,15 +25,16 @@ Feature: Teammate names
     When a new teammate asks for a name of 65 letters
     Then the name is refused as "too_long" mentioning "65 characters"
 
-  Scenario Outline: the first character must be a letter
+  Scenario Outline: the first character must be an ASCII letter
     When a new teammate asks for the name "<name>"
-    Then the name is refused as "bad_start" mentioning "must start with a letter"
+    Then the name is refused as "bad_start" mentioning "must start with an ASCII letter"
 
     Examples:
       | name   |
       | 9lives |
       | _alice |
       | -dash  |
+      | ålice  |
 
   Scenario Outline: only letters, digits, ".", "_" and "-" are accepted
     When a new teammate asks for the name "<name>"

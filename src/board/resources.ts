@@ -35,7 +35,7 @@ export function normalizeResource(raw: string): NormalizedResource {
     return { ok: false, message: `resource ${JSON.stringify(raw)} is absolute; ${expected}` };
   }
   if (tag.split("/").some((part) => part === ".." || part === ".")) {
-    return { ok: false, message: `resource ${JSON.stringify(raw)} contains "." or ".." segments; ${expected}` };
+    return { ok: false, message: `resource ${JSON.stringify(raw)} contains "." or ".." segments (only a leading "./" is allowed, and dropped); ${expected}` };
   }
   if (GLOB.test(tag)) return { ok: false, message: `resource ${JSON.stringify(raw)} contains glob characters; ${expected}` };
   return { ok: true, tag };

@@ -28,7 +28,7 @@ export type TeammateNameProblem = "empty" | "too_long" | "reserved" | "bad_start
 export type TeammateNameResult = { ok: true } | { ok: false; reason: TeammateNameProblem; message: string };
 
 const ACCEPTED =
-  `a letter first, then letters, digits, ".", "_" or "-", at most ${TEAMMATE_NAME_MAX_LENGTH} characters`;
+  `an ASCII letter (A-Z, a-z) first, then ASCII letters, digits, ".", "_" or "-", at most ${TEAMMATE_NAME_MAX_LENGTH} characters`;
 
 /**
  * Checks a requested teammate name (R22, W13).
@@ -62,7 +62,7 @@ export function validateTeammateName(name: string, livingNames: Iterable<string>
     );
   }
   if (!/^[A-Za-z]/.test(name)) {
-    return refuse("bad_start", `Teammate name ${shown} must start with a letter; accepted: ${ACCEPTED}.`);
+    return refuse("bad_start", `Teammate name ${shown} must start with an ASCII letter (A-Z, a-z); accepted: ${ACCEPTED}.`);
   }
   if (!NAME_CHARS_PATTERN.test(name)) {
     const bad = [...new Set([...name].filter((ch) => !/[A-Za-z0-9._-]/.test(ch)))];

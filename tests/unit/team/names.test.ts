@@ -26,7 +26,7 @@ describe("validateTeammateName (R22, W13)", () => {
     const result = validateTeammateName(name, []);
     expect(result).toMatchObject({ ok: false, reason: "bad_start" });
     expect(!result.ok && result.message).toContain(JSON.stringify(name));
-    expect(!result.ok && result.message).toContain("a letter first");
+    expect(!result.ok && result.message).toContain("an ASCII letter (A-Z, a-z) first");
   });
 
   it.each([
