@@ -65,7 +65,7 @@ export interface ListBody {
  */
 export function renderListBody(b: ListBody, width: number, height: number): { lines: string[]; listHeight: number } {
   const { theme, rows } = b;
-  const lines = b.view.preface(b.snapshot).map((cells) => fit(` ${joined(theme, cells)}`, width));
+  const lines = (b.view.preface?.(b.snapshot) ?? []).map((cells) => fit(` ${joined(theme, cells)}`, width));
   if (rows.length === 0) {
     lines.push(fit(` ${theme.fg("muted", b.view.empty)}`, width));
     return { lines: pad(lines, width, height), listHeight: 0 };

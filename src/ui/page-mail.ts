@@ -78,7 +78,6 @@ export const MAIL_PAGE: PageView = {
   label: "Mail",
   columns: COLUMNS,
   empty: "No mail yet.",
-  preface: () => [],
   rows(s: ConsoleSnapshot): PageRow[] {
     const keys = mailKeys(s.mail);
     return s.mail.map((m, i) => ({ key: keys[i] ?? String(i), cells: cells(m, s.now), detail: () => mailDetail(m, s.now) }));

@@ -70,7 +70,6 @@ export const ROLES_PAGE: PageView = {
   label: "Roles",
   columns: COLUMNS,
   empty: "No roles found. Define one in .pi/agents/<name>.md or ~/.pi/agent/agents/<name>.md.",
-  preface: () => [],
   rows(s: ConsoleSnapshot): PageRow[] {
     const roles: PageRow[] = s.roles.map((r) => ({ key: `role:${r.scope}:${r.name}`, cells: roleCells(r), detail: () => roleDetail(r) }));
     const skipped: PageRow[] = s.skipped.map((k, i) => ({

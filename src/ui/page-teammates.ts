@@ -120,7 +120,6 @@ export const TEAMMATES_PAGE: PageView = {
   label: "Teammates",
   columns: COLUMNS,
   empty: "No teammates. The leader spawns them with teammate_spawn.",
-  preface: () => [],
   rows(s: ConsoleSnapshot): PageRow[] {
     return s.teammates.map((t) => ({ key: t.name, cells: cells(t, s.now), teammate: t, detail: () => teammateDetail(t, s.now) }));
   },

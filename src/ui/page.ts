@@ -14,8 +14,8 @@ export interface PageView {
   readonly columns: readonly Column[];
   /** Rows in display order, each with a key that survives a refresh (name, task id, ...). */
   rows(snapshot: ConsoleSnapshot): readonly PageRow[];
-  /** Lines above the table (the board's counts), as cells joined with ` · `. */
-  preface(snapshot: ConsoleSnapshot): readonly (readonly Cell[])[];
+  /** Lines above the table (the board's counts), as cells joined with ` · `; none when absent. */
+  preface?(snapshot: ConsoleSnapshot): readonly (readonly Cell[])[];
   /** Shown when there are no rows. */
   readonly empty: string;
 }

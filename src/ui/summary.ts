@@ -25,7 +25,7 @@ export function consoleSummary(snapshot: ConsoleSnapshot): string {
     const view = PAGE_VIEWS[page];
     const rows = view.rows(snapshot);
     out.push("", `${view.label} (${rows.length})`);
-    for (const cells of view.preface(snapshot)) out.push(`  ${plain(cells, " · ")}`);
+    for (const cells of view.preface?.(snapshot) ?? []) out.push(`  ${plain(cells, " · ")}`);
     if (rows.length === 0) out.push(`  ${view.empty}`);
     for (const row of rows.slice(0, SUMMARY_ROWS_PER_PAGE)) out.push(`  ${plain(row.cells, row.span ? "  " : " · ")}`);
     if (rows.length > SUMMARY_ROWS_PER_PAGE) out.push(`  +${rows.length - SUMMARY_ROWS_PER_PAGE} more`);
