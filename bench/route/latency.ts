@@ -109,13 +109,15 @@ async function burst<R extends { id: string }>(
 
 function peerMail(team: Team, from: string, to: string, i: number, tag: string): { record: InboxRecord; append: (r: InboxRecord) => Promise<void> } {
   const sender = team.member(from);
-  const record = makeInboxRecord({ from: sender.name, fromSpawnId: sender.spawnId, to, body: `${tag} peer message ${i} from ${from}: please have a look at item ${i}.` });
+  const key = team.harness.keys.keyOf(sender.name, sender.spawnId);
+  const record = makeInboxRecord({ from: sender.name, fromSpawnId: sender.spawnId, to, body: `${tag} peer message ${i} from ${from}: please have a look at item ${i}.` }, Date.now(), key);
   return { record, append: (r) => appendInboxRecord(team.layout.inbox(to), r) };
 }
 
 function report(team: Team, from: string, i: number, tag: string): { record: OutboxRecord; append: (r: OutboxRecord) => Promise<void> } {
   const m = team.member(from);
-  const record = makeOutboxRecord({ from: m.name, spawnId: m.spawnId, status: "in_progress", body: `${tag} progress ${i}: step ${i} done, continuing.` });
+  const key = team.harness.keys.keyOf(m.name, m.spawnId)!;
+  const record = makeOutboxRecord({ from: m.name, spawnId: m.spawnId, status: "in_progress", body: `${tag} progress ${i}: step ${i} done, continuing.` }, key);
   return { record, append: (r) => appendOutboxRecord(team.layout.outbox(from), r) };
 }
 

@@ -71,7 +71,7 @@ When("its child closes", function () {
 });
 
 When("it reports {string}", function (status: string) {
-  const record = { v: 1, id: "r1", at: 1, from: "alice", spawnId: SPAWN, status, body: "done" } as OutboxRecord;
+  const record = { v: 2, id: "r1", at: 1, from: "alice", spawnId: SPAWN, status, body: "done", sig: "-" } as OutboxRecord;
   apply(life(this), { type: "outbox", records: [record] });
 });
 

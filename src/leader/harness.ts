@@ -3,7 +3,7 @@ import { basename, join } from "node:path";
 import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
 import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { TeamError } from "../errors.ts";
-import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
+import { LEADER_NAME, makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
 import { WorktreeLocks, captureWorktree } from "../isolation/index.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
@@ -84,6 +84,14 @@ export class LeaderHarness implements TeamActivity {
   }
 
   /** Living and stopped teammates, latest incarnation per name. */
+  /**
+   * The spawn keys of this session (src/mail/seal.ts), for code in the leader process that checks
+   * a seal (the board's intents) or writes as a teammate in a test. Never leaves this process.
+   */
+  get keys(): SpawnKeys {
+    return this.#team.keys;
+  }
+
   members(): Member[] {
     return [...this.#team.members.values()];
   }

@@ -1,5 +1,8 @@
-import { inboxCursor, outboxCursor } from "../mail/index.ts";
+import { inboxCursor, mailRefusal, outboxCursor, reportRefusal, type SpawnKeys } from "../mail/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
+import { RESERVED_TEAMMATE_NAMES } from "../team/names.ts";
+
+const reserved = (name: string): boolean => RESERVED_TEAMMATE_NAMES.includes(name.toLowerCase());
 
 /** The read cursors of one name's outbox and inbox. */
 export interface MailboxCursors {
@@ -10,14 +13,18 @@ export interface MailboxCursors {
 /**
  * The leader's read positions in every mailbox, per exact name, i.e. per file (`Bob` and `bob`
  * are different files). They outlive incarnations: a respawn must not re-read delivered mail.
+ * Every line must pass its seal check against `keys` (src/mail/seal.ts); a line that does not
+ * is skipped with a note starting "refused:", never delivered.
  */
 export class Mailboxes {
   readonly #layout: RuntimeLayout;
   readonly #note: (text: string) => void;
+  readonly #keys: SpawnKeys;
   readonly #cursors = new Map<string, MailboxCursors>();
 
-  constructor(layout: RuntimeLayout, note: (text: string) => void) {
+  constructor(layout: RuntimeLayout, keys: SpawnKeys, note: (text: string) => void) {
     this.#layout = layout;
+    this.#keys = keys;
     this.#note = note;
   }
 
@@ -25,7 +32,10 @@ export class Mailboxes {
   of(name: string): MailboxCursors {
     let c = this.#cursors.get(name);
     if (!c) {
-      c = { outbox: outboxCursor(this.#layout.outbox(name)), inbox: inboxCursor(this.#layout.inbox(name)) };
+      c = {
+        outbox: outboxCursor(this.#layout.outbox(name), { refine: (r) => reportRefusal(r, name, this.#keys) }),
+        inbox: inboxCursor(this.#layout.inbox(name), { refine: (r) => mailRefusal(r, name, this.#keys, reserved) }),
+      };
       this.#cursors.set(name, c);
     }
     return c;

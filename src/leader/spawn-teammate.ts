@@ -128,6 +128,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     const answerUi = o.answerUi;
     m.proc = await spawnPiChild({
       piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
+      spawnKey: team.keys.issue(req.name, spawnId),
       ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
     });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { TeamError } from "../errors.ts";
-import { appendInboxRecord, type InboxRecord } from "../mail/index.ts";
+import { SpawnKeys, type InboxRecord } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import { transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
@@ -39,6 +39,8 @@ export class TeamDriver implements TeamActivity {
   /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
   #inFlight = 0;
   readonly #heartbeat: HeartbeatTimer;
+  /** Every spawn's key, issued at spawn; only this process holds them (src/mail/seal.ts). */
+  readonly keys = new SpawnKeys();
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
@@ -46,7 +48,7 @@ export class TeamDriver implements TeamActivity {
       for (const m of this.members.values()) void this.enqueue(m, () => [{ type: "tick" }]);
     });
     this.#roster = new RosterWriter(options.layout.roster, options.now);
-    this.mail = new Mailboxes(options.layout, (text) => this.note(text));
+    this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
   }
 
   /**
@@ -178,14 +180,14 @@ export class TeamDriver implements TeamActivity {
     }
   }
 
-  /** Appends a leader message to `m`'s inbox, then reads it like any mail. Never rejects. */
+  /**
+   * Holds a leader message for `m`'s next wake, in memory with its other pending mail: the
+   * leader speaks over the child's stdin only, never through a file a teammate could also write
+   * (references/security.md). Never rejects.
+   */
   #queue(m: Member, record: InboxRecord): Promise<void> {
-    return appendInboxRecord(this.#o.layout.inbox(m.name), record)
-      .then(() => {
-        this.note(`leader → ${m.name}: queued`, m);
-        if (m.living) void this.enqueue(m, async () => [{ type: "mail", records: await this.mail.read(m.inbox) }]);
-      })
-      .catch((error: unknown) => this.note(`leader → ${m.name}: inbox write failed: ${String(error)}`, m));
+    this.note(`leader → ${m.name}: queued`, m);
+    return m.living ? this.enqueue(m, () => [{ type: "mail", records: [record] }]) : Promise.resolve();
   }
 
   /**

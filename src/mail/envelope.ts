@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { Type, type Static } from "typebox";
 import { checkValue, type Checked } from "../store/validate.ts";
+import { SealSchema } from "./seal.ts";
 
 /**
  * Version of the outbox and inbox record format, written as `v` on every record
  * (references/mail-format.md). Bump it on any incompatible change; readers skip records with
  * another version and report them.
  */
-export const MAIL_FORMAT_VERSION = 1;
+export const MAIL_FORMAT_VERSION = 2;
 
 /** Teammate name as it appears in records (R22): a letter, then letters, digits, `.`, `_`, `-`; max 64. */
 export const TeammateNameSchema = Type.String({ pattern: "^[A-Za-z][A-Za-z0-9._-]{0,63}$" });
@@ -30,7 +31,8 @@ export type ReportStatus = Static<typeof ReportStatusSchema>;
  * One line of a worker's outbox `outbox/<name>.jsonl`: a report to the leader (R24). Written
  * only by that worker, read only by the leader, which drops records whose `spawnId` is not the
  * teammate's current one (R47). `from` and `spawnId` come from the worker's environment, never
- * from the model.
+ * from the model; `sig` seals the record with the writer's spawn key (src/mail/seal.ts), and the
+ * leader refuses a record whose seal fails.
  */
 export const OutboxRecordSchema = Type.Object({
   v: Type.Literal(MAIL_FORMAT_VERSION),
@@ -40,14 +42,17 @@ export const OutboxRecordSchema = Type.Object({
   body: Type.String(),
   status: ReportStatusSchema,
   at: EpochMsSchema,
+  sig: SealSchema,
 });
 export type OutboxRecord = Static<typeof OutboxRecordSchema>;
 
 /**
- * One line of a teammate's inbox `inbox/<to>.jsonl`: mail to that teammate (R24). Peers append
- * it with `fromSpawnId` set; a leader message queued for a later wake-up has `from: "leader"`
- * and no `fromSpawnId`. Read only by the leader's harness, which delivers it into the
- * recipient's next turn.
+ * Mail to a teammate (R24). On disk it is one line of the recipient's inbox `inbox/<to>.jsonl`,
+ * written only by peers: `fromSpawnId` and `sig` (the sender's seal, src/mail/seal.ts) set, read
+ * only by the leader's harness, which checks the seal and delivers the mail into the
+ * recipient's next turn. Leader and board mail (`from` "leader" or "task-board") never touch a
+ * file: the harness holds it in memory, with no `fromSpawnId` and no `sig`, and refuses any
+ * inbox line that claims such a sender.
  */
 export const InboxRecordSchema = Type.Object({
   v: Type.Literal(MAIL_FORMAT_VERSION),
@@ -57,6 +62,7 @@ export const InboxRecordSchema = Type.Object({
   to: TeammateNameSchema,
   body: Type.String(),
   at: EpochMsSchema,
+  sig: Type.Optional(SealSchema),
 });
 export type InboxRecord = Static<typeof InboxRecordSchema>;
 

@@ -1,6 +1,6 @@
 /**
- * Mail records on disk: worker outboxes (reports to the leader), teammate inboxes (peer and
- * queued leader mail) and the roster workers read to find peers. Formats:
+ * Mail records on disk: worker outboxes (reports to the leader), teammate inboxes (peer mail)
+ * and the roster workers read to find peers, and the seals that bind records to a spawn. Formats:
  * references/mail-format.md and references/runtime-state.md.
  */
 export {
@@ -25,10 +25,14 @@ export {
   appendInboxRecord,
   appendOutboxRecord,
   inboxCursor,
+  mailRefusal,
   makeInboxRecord,
   makeOutboxRecord,
   outboxCursor,
+  reportRefusal,
 } from "./mailbox.ts";
+export { newSpawnKey, notSignedBy, SealSchema, sealHolds, sealOf, SPAWN_KEY_BYTES, SpawnKeys } from "./seal.ts";
+export type { SealKind } from "./seal.ts";
 export type { NewInboxRecord, NewOutboxRecord } from "./mailbox.ts";
 export {
   livingNames,

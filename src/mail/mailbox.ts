@@ -1,4 +1,5 @@
 import { appendRecord, JsonlCursor, type JsonlCursorOptions } from "../store/jsonl-file.ts";
+import { notSignedBy, sealHolds, sealOf, type SpawnKeys } from "./seal.ts";
 import { TeamError } from "../errors.ts";
 import {
   InboxRecordSchema,
@@ -30,15 +31,51 @@ export interface NewInboxRecord {
   body: string;
 }
 
-/** Builds a complete outbox record (version, fresh id, `at` = now in ms). Does not validate. */
-export function makeOutboxRecord(fields: NewOutboxRecord, now: number = Date.now()): OutboxRecord {
-  return { v: MAIL_FORMAT_VERSION, id: newMessageId(now), ...fields, at: now };
+/** The sealed fields of a report, in their fixed order. */
+const reportFields = (r: Omit<OutboxRecord, "sig">) => [r.v, r.id, r.from, r.spawnId, r.status, r.body, r.at];
+/** The sealed fields of peer mail, in their fixed order. */
+const mailFields = (r: InboxRecord) => [r.v, r.id, r.from, r.fromSpawnId, r.to, r.body, r.at];
+
+/**
+ * Builds a complete outbox record (version, fresh id, `at` = now in ms), sealed with the
+ * writer's spawn `key` (src/mail/seal.ts). Does not validate.
+ */
+export function makeOutboxRecord(fields: NewOutboxRecord, key: Buffer, now: number = Date.now()): OutboxRecord {
+  const record = { v: MAIL_FORMAT_VERSION, id: newMessageId(now), ...fields, at: now } as const;
+  return { ...record, sig: sealOf(key, "report", reportFields(record)) };
 }
 
-/** Builds a complete inbox record (version, fresh id, `at` = now in ms). Does not validate. */
-export function makeInboxRecord(fields: NewInboxRecord, now: number = Date.now()): InboxRecord {
+/**
+ * Builds a complete inbox record (version, fresh id, `at` = now in ms). With `key` (a peer's
+ * mail, written to a file) it is sealed with the sender's spawn key; without (leader and board
+ * mail, held in the leader's memory) it has no seal. Does not validate.
+ */
+export function makeInboxRecord(fields: NewInboxRecord, now: number = Date.now(), key?: Buffer): InboxRecord {
   const { fromSpawnId, ...rest } = fields;
-  return { v: MAIL_FORMAT_VERSION, id: newMessageId(now), ...rest, ...(fromSpawnId === undefined ? {} : { fromSpawnId }), at: now };
+  const record: InboxRecord = { v: MAIL_FORMAT_VERSION, id: newMessageId(now), ...rest, ...(fromSpawnId === undefined ? {} : { fromSpawnId }), at: now };
+  return key ? { ...record, sig: sealOf(key, "mail", mailFields(record)) } : record;
+}
+
+/**
+ * Why the leader refuses a report read from `owner`'s outbox, or undefined when it is that
+ * owner's and its seal holds under the key of the spawn it names. The text starts "refused:".
+ */
+export function reportRefusal(record: OutboxRecord, owner: string, keys: SpawnKeys): string | undefined {
+  if (record.from !== owner) return `refused: a report from ${JSON.stringify(record.from)} in ${owner}'s outbox`;
+  const key = keys.keyOf(owner, record.spawnId);
+  return key && sealHolds(key, "report", reportFields(record), record.sig) ? undefined : notSignedBy(owner);
+}
+
+/**
+ * Why the leader refuses a line of `owner`'s inbox, or undefined when it is peer mail to that
+ * owner sealed by the sender's spawn. Mail claiming to be from the leader or the board is
+ * refused outright: they speak over the teammate's RPC stdin, never through a file.
+ */
+export function mailRefusal(record: InboxRecord, owner: string, keys: SpawnKeys, reserved: (name: string) => boolean): string | undefined {
+  if (reserved(record.from)) return `refused: mail "from ${record.from}" in a file (the leader and the board never write files; they speak over the teammate's stdin)`;
+  if (record.to !== owner) return `refused: mail to ${JSON.stringify(record.to)} in ${owner}'s inbox`;
+  const key = keys.keyOf(record.from, record.fromSpawnId);
+  return key && sealHolds(key, "mail", mailFields(record), record.sig) ? undefined : notSignedBy(record.from);
 }
 
 /**
@@ -70,10 +107,8 @@ export function outboxCursor(path: string, options: JsonlCursorOptions<OutboxRec
   return new JsonlCursor(path, OutboxRecordSchema, options);
 }
 
-/** A cursor over one inbox file, validating every line as an {@link InboxRecord} (schema plus sender rule). */
-export function inboxCursor(
-  path: string,
-  options: Omit<JsonlCursorOptions<InboxRecord>, "refine"> = {},
-): JsonlCursor<typeof InboxRecordSchema> {
-  return new JsonlCursor(path, InboxRecordSchema, { ...options, refine: inboxRecordProblem });
+/** A cursor over one inbox file, validating every line as an {@link InboxRecord} (schema, sender rule, then `refine`). */
+export function inboxCursor(path: string, options: JsonlCursorOptions<InboxRecord> = {}): JsonlCursor<typeof InboxRecordSchema> {
+  const { refine } = options;
+  return new JsonlCursor(path, InboxRecordSchema, { ...options, refine: (r) => inboxRecordProblem(r) ?? refine?.(r) });
 }

@@ -13,16 +13,16 @@ import { openStderrLog, type StderrLog } from "./stderr-log.ts";
 import type { AnswerUi } from "./ui-dialogs.ts";
 
 function startSubprocess(options: SpawnPiChildOptions, stderrFd: number) {
+  // The child writes stderr straight into the log file (no pump through this process, so the
+  // tail is complete when `close` fires). execa passes any integer fd natively to spawn
+  // (execa lib/stdio/type.js: 'native'); its types only list 3..9, hence the cast. Fd 3, when
+  // asked for, is the pipe that carries the spawn key (src/mail/seal.ts).
+  const stdio = ["pipe", "pipe", stderrFd as 3, ...(options.spawnKey ? ["pipe" as const] : [])] as const;
   return execa(process.execPath, [options.piCli, ...options.args], {
     cwd: options.cwd,
     env: options.env ?? {},
     extendEnv: true,
-    stdin: "pipe",
-    stdout: "pipe",
-    // The child writes straight into the log file (no pump through this process, so the tail
-    // is complete when `close` fires). execa passes any integer fd natively to spawn
-    // (execa lib/stdio/type.js: 'native'); its types only list 3..9, hence the cast.
-    stderr: stderrFd as 3,
+    stdio,
     buffer: false,
     reject: false,
     cleanup: true, // kill the child if the leader process exits
@@ -61,6 +61,11 @@ export interface SpawnPiChildOptions {
   closeAfterExitMs?: number;
   /** Answers the child's dialogs (`RpcChildOptions.answerUi`). Default: every dialog is cancelled at once. */
   answerUi?: AnswerUi;
+  /**
+   * A teammate's spawn key (src/mail/seal.ts): written as hex plus LF into a pipe on the child's
+   * fd 3, which is then closed, so only the child can read it (never the environment or a file).
+   */
+  spawnKey?: Buffer;
 }
 
 /** Options of `PiChild.stop`. */
@@ -124,6 +129,11 @@ export async function spawnPiChild(options: SpawnPiChildOptions): Promise<PiChil
     subprocess = startSubprocess(options, log.fd);
   } finally {
     log.closeFd(); // the child holds its own copy once spawn() returned
+  }
+  if (options.spawnKey) {
+    const keyPipe = subprocess.stdio[3] as NodeJS.WritableStream | null;
+    keyPipe?.on("error", () => undefined); // a child that died at once: its close tells the story
+    keyPipe?.end(`${options.spawnKey.toString("hex")}\n`);
   }
   subprocess.then(undefined, () => undefined); // settled through events below
   await new Promise<void>((resolve, reject) => {

@@ -28,7 +28,7 @@ type WorkerIdentity = Extract<Identity, { role: "worker" }>;
  * task_claim and task_submit publish an intent and return the leader's decision in the same
  * call (W11). The leader alone changes the board (R48).
  */
-export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity): void {
+export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, _key: Buffer): void {
   const board = boardLayoutAt(me.boardDir);
   const runtime = runtimeLayoutAt(me.runtimeDir);
 

@@ -19,10 +19,11 @@ interface SendDetails {
 /**
  * Registers the worker side of send_message (R24, R27, R28, R47): a report goes to the
  * worker's own outbox, stamped with the identity from its environment (never from the
- * payload); peer mail goes to a living recipient's inbox. Both return `queued` once written.
- * A terminal report ends the worker's turn.
+ * payload) and sealed with its spawn `key` (src/mail/seal.ts); peer mail goes to a living
+ * recipient's inbox, sealed the same way. Both return `queued` once written. A terminal report
+ * ends the worker's turn.
  */
-export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity): void {
+export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: Buffer): void {
   const layout = runtimeLayoutAt(me.runtimeDir);
 
   pi.registerTool(defineTool<typeof SendMessageParams, SendDetails>({
@@ -41,7 +42,7 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity): void 
       }
       const reopen = params.reopen ? " Note: reopen is for the leader and was ignored." : "";
       if (route.kind === "report") {
-        const record = makeOutboxRecord({ from: me.name, spawnId: me.spawnId, body: params.message, status: route.status });
+        const record = makeOutboxRecord({ from: me.name, spawnId: me.spawnId, body: params.message, status: route.status }, key);
         await appendOutboxRecord(layout.outbox(me.name), record);
         const end = route.terminal ? " This was your terminal report; your turn ends here." : "";
         return {
@@ -50,7 +51,7 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity): void 
           terminate: route.terminal,
         };
       }
-      const record = makeInboxRecord({ from: me.name, fromSpawnId: me.spawnId, to: route.to, body: params.message });
+      const record = makeInboxRecord({ from: me.name, fromSpawnId: me.spawnId, to: route.to, body: params.message }, Date.now(), key);
       await appendInboxRecord(layout.inbox(route.to), record);
       return {
         content: [{ type: "text", text: `queued: message to ${route.to}.${reopen}` }],

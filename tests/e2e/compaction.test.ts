@@ -100,6 +100,7 @@ describe("compaction in a TeamSession", () => {
       return c.toolResults.length === 0 ? { text: BULK, toolCalls: [sendCall("leader", "ADA-REPORT", "completed")] } : { text: "done" };
     });
     await s.harness.spawn({ name: "ada", agent: "worker", prompt: "TASK" });
+    await s.harness.spawn({ name: "bob", agent: "worker" }); // an idle peer whose mail reaches ada mid-compaction
     const ada = s.harness.living("ada")!;
     await waitUntil("the compaction to end", () => s.feed.mate(ada).compaction?.state === "done", 30_000);
     expect(s.feed.mate(ada).compaction).toMatchObject({ by: "auto", tokensBefore: expect.any(Number), tokensAfter: expect.any(Number) });
@@ -119,6 +120,7 @@ describe("compaction in a TeamSession", () => {
       return { text: "got the mail" };
     });
     await s.harness.spawn({ name: "ada", agent: "worker", prompt: "TASK" });
+    await s.harness.spawn({ name: "bob", agent: "worker" }); // an idle peer whose mail reaches ada mid-compaction
     const ada = s.harness.living("ada")!;
     await waitUntil("ada to settle idle with a gauge", () => ada.quiet && typeof s.feed.mate(ada).context?.percent === "number", 30_000);
     const before = s.feed.mate(ada).context!;
@@ -132,7 +134,9 @@ describe("compaction in a TeamSession", () => {
     await model.waitForCall((c) => c.agent === "ada" && isSummary(c), 10_000);
     expect(s.feed.mate(ada).compaction).toMatchObject({ state: "running", by: "user" });
     // Mail while it compacts: a peer's inbox record and a leader message. Pi would reject a prompt now.
-    await appendInboxRecord(ada.inbox.path, makeInboxRecord({ from: "bob", fromSpawnId: "22222222-2222-4222-8222-222222222222", to: "ada", body: "PEER-MAIL-DURING-COMPACTION" }));
+    const bob = s.harness.living("bob")!;
+    const bobKey = s.harness.keys.keyOf("bob", bob.spawnId);
+    await appendInboxRecord(ada.inbox.path, makeInboxRecord({ from: "bob", fromSpawnId: bob.spawnId, to: "ada", body: "PEER-MAIL-DURING-COMPACTION" }, Date.now(), bobKey));
     const sent = await s.harness.sendFromLeader({ to: "ada", message: "LEADER-MAIL-DURING-COMPACTION" });
     expect(sent.result).toBe("queued");
 

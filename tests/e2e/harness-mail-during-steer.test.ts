@@ -6,10 +6,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { LeaderHarness, type MailDelivery } from "../../src/leader/harness.ts";
-import { appendInboxRecord, makeInboxRecord } from "../../src/mail/index.ts";
+import { appendInboxRecord } from "../../src/mail/index.ts";
 import type { RpcChild, RpcCommand } from "../../src/process/index.ts";
 import { boardLayout, runtimeLayout } from "../../src/store/index.ts";
 import { agentFile, PACKAGE_DIR, writeAgents } from "../support/leader.ts";
+import { peerMailAs } from "../support/peer-mail.ts";
 import { createPiEnv, SCRIPTED_MODEL_ID, SCRIPTED_PROVIDER } from "../support/pi-env.ts";
 import { startScriptedModel, type Reply } from "../support/scripted-model.ts";
 
@@ -57,12 +58,13 @@ describe("mail to a working teammate", () => {
   it("mail read while a steer is in flight is steered too, not left until the run ends", async () => {
     const { harness, delivered } = await world();
     await harness.spawn({ name: "frank", agent: "worker" });
+    await harness.spawn({ name: "gina", agent: "worker" }); // the peer whose mail is read mid-steer
     await harness.sendFromLeader({ to: "frank", message: "Start the long task." }); // wakes frank; its model call never returns
     const frank = harness.living("frank")!;
     await until(() => frank.status === "working" && delivered.length === 1, "frank to be working");
 
     const inbox = frank.inbox.path;
-    const second = makeInboxRecord({ from: "leader", to: "frank", body: "second, written while the first is being steered" });
+    const second = peerMailAs(harness, "gina", "frank", "second, written while the first is being steered");
     const child = frank.proc!.child;
     const send = child.send.bind(child);
     let intercepted = false;
@@ -77,7 +79,7 @@ describe("mail to a working teammate", () => {
       },
     });
 
-    const first = makeInboxRecord({ from: "leader", to: "frank", body: "first" });
+    const first = peerMailAs(harness, "gina", "frank", "first");
     await appendInboxRecord(inbox, first);
     await until(() => delivered.some((d) => d.records.some((r) => r.id === second.id)), "the second record to be delivered", 3000);
     expect(frank.status).toBe("working");

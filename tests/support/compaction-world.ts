@@ -90,7 +90,7 @@ export class CompactionWorld {
   }
 
   report(status: OutboxRecord["status"]): void {
-    const record = { v: 1, id: `r-${++this.#tickets}`, at: 5, from: "ada", spawnId: WORLD_SPAWN, status, body: `report ${status}` } as OutboxRecord;
+    const record = { v: 2, id: `r-${++this.#tickets}`, at: 5, from: "ada", spawnId: WORLD_SPAWN, status, body: `report ${status}`, sig: "-" } as OutboxRecord;
     this.apply({ type: "outbox", records: [record] });
   }
 

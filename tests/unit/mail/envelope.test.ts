@@ -23,13 +23,15 @@ import { useTempDirs } from "../store/tmp.ts";
 
 const tempDir = useTempDirs();
 
-const report: OutboxRecord = { v: 1, id: "m1", from: "alice", spawnId: "s-1", body: "done", status: "completed", at: 1_700_000_000_000 };
-const peerMail: InboxRecord = { v: 1, id: "m2", from: "alice", fromSpawnId: "s-1", to: "bob", body: "hi", at: 1_700_000_000_000 };
-const leaderMail: InboxRecord = { v: 1, id: "m3", from: "leader", to: "bob", body: "next", at: 1_700_000_000_000 };
+const SIG = "A".repeat(43); // shape only: seals are checked by the leader's mailboxes (seal.test.ts)
+const KEY = Buffer.alloc(32, 7);
+const report: OutboxRecord = { v: 2, id: "m1", from: "alice", spawnId: "s-1", body: "done", status: "completed", at: 1_700_000_000_000, sig: SIG };
+const peerMail: InboxRecord = { v: 2, id: "m2", from: "alice", fromSpawnId: "s-1", to: "bob", body: "hi", at: 1_700_000_000_000, sig: SIG };
+const leaderMail: InboxRecord = { v: 2, id: "m3", from: "leader", to: "bob", body: "next", at: 1_700_000_000_000 };
 
 describe("mail records", () => {
-  it("is version 1", () => {
-    expect(MAIL_FORMAT_VERSION).toBe(1);
+  it("is version 2 (seals added)", () => {
+    expect(MAIL_FORMAT_VERSION).toBe(2);
   });
 
   it("parses a valid outbox record and explains an invalid one", () => {
@@ -38,7 +40,7 @@ describe("mail records", () => {
       ok: false,
       message: '/status is "done"; expected one of "in_progress" | "completed" | "failed"',
     });
-    expect(parseOutboxRecord({ ...report, v: 2 })).toEqual({ ok: false, message: "/v is 2; expected exactly 1" });
+    expect(parseOutboxRecord({ ...report, v: 1 })).toEqual({ ok: false, message: "/v is 1; expected exactly 2" });
     const noSpawn: Record<string, unknown> = { ...report };
     delete noSpawn.spawnId;
     expect(parseOutboxRecord(noSpawn)).toEqual({ ok: false, message: "/spawnId missing (required)" });
@@ -61,8 +63,8 @@ describe("mail records", () => {
   });
 
   it("builds records with version, id and time in ms", () => {
-    const out = makeOutboxRecord({ from: "alice", spawnId: "s-1", body: "x", status: "in_progress" }, 5);
-    expect(out).toMatchObject({ v: 1, from: "alice", at: 5 });
+    const out = makeOutboxRecord({ from: "alice", spawnId: "s-1", body: "x", status: "in_progress" }, KEY, 5);
+    expect(out).toMatchObject({ v: 2, from: "alice", at: 5 });
     expect(parseOutboxRecord(out).ok).toBe(true);
     const leader = makeInboxRecord({ from: "leader", to: "bob", body: "x" }, 6);
     expect("fromSpawnId" in leader).toBe(false);
@@ -126,8 +128,8 @@ describe("mailboxes", () => {
   it("round-trips reports through the outbox cursor", async () => {
     const path = join(await tempDir(), "outbox", "alice.jsonl");
     const cursor = outboxCursor(path);
-    const first = makeOutboxRecord({ from: "alice", spawnId: "s-1", body: "step 1", status: "in_progress" });
-    const last = makeOutboxRecord({ from: "alice", spawnId: "s-1", body: "all done", status: "completed" });
+    const first = makeOutboxRecord({ from: "alice", spawnId: "s-1", body: "step 1", status: "in_progress" }, KEY);
+    const last = makeOutboxRecord({ from: "alice", spawnId: "s-1", body: "all done", status: "completed" }, KEY);
     await appendOutboxRecord(path, first);
     await appendOutboxRecord(path, last);
     expect((await cursor.readNew()).records).toEqual([first, last]);

@@ -36,7 +36,7 @@ class Sim {
 const types = (effects: TeammateEffect[]) => effects.map((e) => e.type);
 const mail = (body: string, from = "bob") => makeInboxRecord({ from, to: "alice", body }, 5);
 const report = (status: OutboxRecord["status"], body = "r", spawnId = SPAWN): OutboxRecord =>
-  ({ v: 1, id: `m-${body}-${status}`, at: 5, from: "alice", spawnId, status, body }) as OutboxRecord;
+  ({ v: 2, id: `m-${body}-${status}`, at: 5, from: "alice", spawnId, status, body, sig: "-" }) as OutboxRecord;
 
 /** A teammate that was spawned with a kickoff and is working on it. */
 function working(c?: TransitionContext): Sim {
