@@ -4,6 +4,12 @@ import { RESERVED_TEAMMATE_NAMES } from "../team/names.ts";
 
 const reserved = (name: string): boolean => RESERVED_TEAMMATE_NAMES.includes(name.toLowerCase());
 
+/** A refused line's note leads with the refusal (it is the Mail page's title), then where it was. */
+function refusalFirst(diagnostic: string): string {
+  const m = /^(.*?): (refused: .*); skipped$/s.exec(diagnostic);
+  return m ? `${m[2]} (${m[1]}; skipped)` : diagnostic;
+}
+
 /** The read cursors of one name's outbox and inbox. */
 export interface MailboxCursors {
   outbox: ReturnType<typeof outboxCursor>;
@@ -45,7 +51,7 @@ export class Mailboxes {
   async read<T>(cursor: { path: string; readNew(): Promise<{ records: T[]; diagnostics: string[] }> }): Promise<T[]> {
     try {
       const batch = await cursor.readNew();
-      for (const d of batch.diagnostics) this.#note(d);
+      for (const d of batch.diagnostics) this.#note(refusalFirst(d));
       return batch.records;
     } catch (error) {
       this.#note(`${cursor.path} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`);

@@ -107,8 +107,8 @@ export function outboxCursor(path: string, options: JsonlCursorOptions<OutboxRec
   return new JsonlCursor(path, OutboxRecordSchema, options);
 }
 
-/** A cursor over one inbox file, validating every line as an {@link InboxRecord} (schema, sender rule, then `refine`). */
+/** A cursor over one inbox file, validating every line as an {@link InboxRecord} (schema, then `refine`, then the sender rule). */
 export function inboxCursor(path: string, options: JsonlCursorOptions<InboxRecord> = {}): JsonlCursor<typeof InboxRecordSchema> {
   const { refine } = options;
-  return new JsonlCursor(path, InboxRecordSchema, { ...options, refine: (r) => inboxRecordProblem(r) ?? refine?.(r) });
+  return new JsonlCursor(path, InboxRecordSchema, { ...options, refine: (r) => refine?.(r) ?? inboxRecordProblem(r) });
 }
