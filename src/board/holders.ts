@@ -1,5 +1,5 @@
 /**
- * Holders that go away (R21, R56) and boards that come back (R60, seed note 1.I).
+ * Holders that go away (R21, R56) and boards that come back (R60, references/contract.md 1.I).
  */
 import { commit, holderOf, sameHolder, type Board } from "./board.ts";
 import { loadBoard, type BoardFile } from "./schema.ts";

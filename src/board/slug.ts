@@ -1,5 +1,5 @@
 /**
- * Readable task ids derived from the subject (seed inconsistency 1.I settled in favour of slugs).
+ * Readable task ids derived from the subject (1.I in references/contract.md: settled in favour of slugs).
  * Scheme, documented in references/board-format.md:
  *   1. Unicode NFKD, combining marks dropped ("Über" → "uber"), lower case.
  *   2. Every run of characters outside [a-z0-9] becomes one "-"; leading/trailing "-" trimmed.

@@ -120,7 +120,7 @@ export function admitReport(gate: ReportGate, record: { spawnId: string; status:
   return { deliver: true, gate: terminal ? { ...gate, closed: true } : gate, terminal };
 }
 
-/** A delivered wake prompt or an explicit reopen opens the gate again (R27, seed §1.I). */
+/** A delivered wake prompt or an explicit reopen opens the gate again (R27, references/contract.md 1.I). */
 export function reopenGate(gate: ReportGate): ReportGate {
   return gate.closed ? { ...gate, closed: false } : gate;
 }
