@@ -8,6 +8,7 @@ import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
 import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
 import { spawnPiChild } from "../process/index.ts";
+import { messageSizeProblem } from "../team/limits.ts";
 import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
 import { checkModel, resolveTeammateModel, type TeammateModelChoice as ModelChoice } from "../team/model-choice.ts";
@@ -54,6 +55,8 @@ interface Resolved {
  */
 export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<SpawnResult> {
   const { o, team } = d;
+  const tooLong = req.prompt === undefined ? undefined : messageSizeProblem("teammate_spawn", "prompt", req.prompt);
+  if (tooLong) throw new TeamError("invalid_input", tooLong);
   // Discover first: from the name and limit checks to reserving the name below there is no
   // await, so parallel spawns (several teammate_spawn calls in one reply) cannot pass the
   // checks together and overrun the limit or take one name twice.

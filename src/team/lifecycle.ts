@@ -7,6 +7,7 @@
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
+import { mailBatchSize } from "./limits.ts";
 import { crashText, deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
 import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
@@ -48,18 +49,22 @@ function send(s: Living, kind: SendKind, text: string, mail: readonly InboxRecor
 
 /**
  * Writes pending mail into the child when nothing else is in flight: an idle teammate is woken
- * with one prompt carrying all of it (with the role prompt the first time), a working one is
- * steered (R24). A starting teammate gets it once it is ready or its kickoff run settles. While
+ * with one prompt carrying a bounded batch of it (src/team/limits.ts; with the role prompt the
+ * first time), a working one is steered (R24). A starting teammate gets it once it is ready or its kickoff run settles. While
  * a compaction runs nothing goes out (Pi rejects prompts then); `compaction_done` pumps again.
  */
 function pump(s: Living, ctx: TransitionContext): LivingStep {
   const { life } = s;
   if (life.sending || life.compacting || life.mail.length === 0) return { state: s, effects: [] };
+  // A bounded batch per prompt; the rest follows as soon as this one is answered (onSent pumps).
+  const n = mailBatchSize(life.mail);
+  const batch = life.mail.slice(0, n);
+  const rest = life.mail.slice(n);
   if (s.phase === "idle") {
-    const text = wakeText(life.mail, life.rolePending ? ctx.facts.role : undefined);
-    return send(withLife(s, { ...life, mail: [], rolePending: false }), "wake", text, life.mail);
+    const text = wakeText(batch, life.rolePending ? ctx.facts.role : undefined);
+    return send(withLife(s, { ...life, mail: rest, rolePending: false }), "wake", text, batch);
   }
-  if (s.phase === "working") return send(withLife(s, { ...life, mail: [] }), "steer", life.mail.map(mailText).join("\n\n"), life.mail);
+  if (s.phase === "working") return send(withLife(s, { ...life, mail: rest }), "steer", batch.map(mailText).join("\n\n"), batch);
   return { state: s, effects: [] };
 }
 

@@ -3,6 +3,7 @@
  * src/leader and src/worker carry them out (append to a file, steer a child, start a turn).
  */
 import type { ReportStatus } from "../mail/index.ts";
+import { messageSizeProblem } from "./limits.ts";
 
 export type { ReportStatus };
 
@@ -21,12 +22,15 @@ export type WorkerRoute =
   | { kind: "error"; message: string };
 
 /**
- * Decides a worker's `send_message` (R24). `to: "leader"` is a report to the own outbox;
+ * Decides a worker's `send_message` (R24). The message must fit the one message limit
+ * (src/team/limits.ts). `to: "leader"` is a report to the own outbox;
  * `status` must then be one of in_progress | completed | failed. Any other `to` must name a
  * living teammate other than the sender, and peer mail may not carry a `status`.
  * Names compare case-insensitively, as spawn names do (R22).
  */
 export function routeFromWorker(sender: string, req: SendRequest, living: readonly string[]): WorkerRoute {
+  const tooLong = messageSizeProblem("send_message", "message", req.message);
+  if (tooLong) return { kind: "error", message: tooLong };
   const to = req.to.trim();
   if (to.toLowerCase() === "leader") {
     const status = req.status ?? "in_progress";
@@ -67,7 +71,8 @@ export type LeaderRoute =
 export type TeammateStatus = "starting" | "working" | "idle" | "stopped";
 
 /**
- * Decides the leader's `send_message` (R24). The recipient must be a living teammate; a
+ * Decides the leader's `send_message` (R24). The message must fit the one message limit
+ * (src/team/limits.ts), whether it is steered or held. The recipient must be a living teammate; a
  * working one is steered through its control stream, any other is queued for its next wake.
  * A stray `status` is ignored with a one-line note rather than failing delivery (L15).
  */
@@ -75,6 +80,8 @@ export function routeFromLeader(
   req: SendRequest,
   roster: ReadonlyMap<string, { name: string; status: TeammateStatus }>,
 ): LeaderRoute {
+  const tooLong = messageSizeProblem("send_message", "message", req.message);
+  if (tooLong) return { kind: "error", message: tooLong };
   const to = req.to.trim();
   const living = [...roster.values()].filter((t) => t.status !== "stopped");
   const match = living.find((t) => t.name.toLowerCase() === to.toLowerCase());

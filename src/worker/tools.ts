@@ -19,12 +19,20 @@ interface SendDetails {
 /**
  * Registers the worker side of send_message (R24, R27, R28, R47): a report goes to the
  * worker's own outbox, stamped with the identity from its environment (never from the
- * payload) and sealed with its spawn `key` (src/mail/seal.ts); peer mail goes to a living
+ * payload) and sealed with its spawn `key` (src/mail/seal.ts), at most one per answer (the
+ * others are refused back to the teammate); peer mail goes to a living
  * recipient's inbox, sealed the same way. Both return `queued` once written. A terminal report
  * ends the worker's turn.
  */
 export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: Buffer): void {
   const layout = runtimeLayoutAt(me.runtimeDir);
+  // One report per answer: 200 parallel send_message(to: "leader") calls in one assistant
+  // message would otherwise start 200 leader turns. A turn is one assistant message.
+  let turn = 0;
+  let reportedIn = -1;
+  pi.on("turn_start", () => {
+    turn += 1;
+  });
 
   pi.registerTool(defineTool<typeof SendMessageParams, SendDetails>({
     name: "send_message",
@@ -33,10 +41,17 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: B
       'The only messaging tool. To "leader": a report (status "completed" or "failed" for your one terminal report, which ends your turn; omit status for an intermediate report). To a teammate\'s name: peer mail (no status). Result "queued" means written, not read.',
     parameters: SendMessageParams,
     async execute(_id, params) {
+      const toLeader = params.to.trim().toLowerCase() === "leader";
+      if (toLeader && reportedIn === turn) {
+        throw new TeamError("invalid_input", 'send_message: this answer already sent its one report to "leader"; at most one report per answer. Nothing was sent: put everything into one report, or send the next one in a later answer.');
+      }
+      const before = reportedIn;
+      if (toLeader) reportedIn = turn; // claimed before any await, so parallel calls cannot both pass
       const roster = await readRosterFile(layout.roster);
       const living = roster.ok ? livingNames(roster.value) : [];
       const route = routeFromWorker(me.name, params, living);
       if (route.kind === "error") {
+        if (toLeader) reportedIn = before; // nothing was sent: the answer may still report
         const why = roster.ok ? "" : ` (the roster could not be read: ${roster.message})`;
         throw new TeamError("invalid_input", route.message + why);
       }
