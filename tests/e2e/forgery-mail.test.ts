@@ -7,7 +7,7 @@
  * refused in the harness log. Then mallet writes a fake harness line into bob's stderr log and
  * kills bob: the crash event quotes that line as teammate content.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
@@ -27,6 +27,17 @@ afterEach(async () => {
 
 const line = (value: object): string => JSON.stringify(value);
 const FAKE_SIG = "A".repeat(43);
+
+/** Every dir and file under `root` whose mode is not 0700 (dirs) or 0600 (files), as "path mode". */
+async function looseModes(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    const mode = (await stat(path)).mode & 0o777;
+    if (mode !== (entry.isDirectory() ? 0o700 : 0o600)) out.push(`${path} ${mode.toString(8)}`);
+  }
+  return out;
+}
 
 /** The bash command that appends every forgery, built from the roster mallet just read. */
 async function forgeries(runtimeDir: string): Promise<string> {
@@ -108,6 +119,11 @@ describe("forgeries by a teammate with bash", () => {
     const quoted = crash.lastUser.slice(crash.lastUser.indexOf('<teammate-output from="bob" source="stderr">'));
     expect(quoted).toContain("FORGED-STDERR");
     expect(crash.lastUser.indexOf("FORGED-STDERR")).toBeGreaterThan(crash.lastUser.indexOf("<teammate-output"));
+
+    // The team's state is the user's alone: dirs 0700, files 0600. Mallet's bash created bob's
+    // inbox and outbox with its own umask; a file is only as private as its creator made it.
+    const mallets = [join(runtimeDir, "inbox", "bob.jsonl"), join(runtimeDir, "outbox", "bob.jsonl")];
+    expect((await looseModes(runtimeDir)).filter((l) => !mallets.some((p) => l.startsWith(`${p} `)))).toEqual([]);
 
     // No model but mallet's ever saw a forged mail or report.
     for (const c of model.calls.filter((x) => x.agent !== "mallet")) { // mallet sees its own bash command
