@@ -11,8 +11,10 @@ type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 /** What a worker's send_message result carries for renderers and tests. */
 interface SendDetails {
   to: string;
-  result: "queued";
-  id: string;
+  /** `refused`: a second report in one answer (nothing was written). */
+  result: "queued" | "refused";
+  /** The record's id; absent when refused. */
+  id?: string;
   status?: string;
 }
 
@@ -30,6 +32,7 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: B
   // message would otherwise start 200 leader turns. A turn is one assistant message.
   let turn = 0;
   let reportedIn = -1;
+  let terminalIn = -1;
   pi.on("turn_start", () => {
     turn += 1;
   });
@@ -43,15 +46,21 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: B
     async execute(_id, params) {
       const toLeader = params.to.trim().toLowerCase() === "leader";
       if (toLeader && reportedIn === turn) {
-        throw new TeamError("invalid_input", 'send_message: this answer already sent its one report to "leader"; at most one report per answer. Nothing was sent: put everything into one report, or send the next one in a later answer.');
+        const text = 'send_message refused: this answer already sent its one report to "leader"; at most one report per answer. Nothing was sent: put everything into one report, or send the next one in a later answer.';
+        // After a terminal report the run must still end: Pi ends it only if every result of the batch terminates.
+        if (terminalIn === turn) return { content: [{ type: "text", text }], details: { to: "leader", result: "refused" as const }, terminate: true };
+        throw new TeamError("invalid_input", text);
       }
-      const before = reportedIn;
-      if (toLeader) reportedIn = turn; // claimed before any await, so parallel calls cannot both pass
+      const before = { reportedIn, terminalIn };
+      if (toLeader) {
+        reportedIn = turn; // claimed before any await, so parallel calls cannot both pass
+        if (params.status === "completed" || params.status === "failed") terminalIn = turn;
+      }
       const roster = await readRosterFile(layout.roster);
       const living = roster.ok ? livingNames(roster.value) : [];
       const route = routeFromWorker(me.name, params, living);
       if (route.kind === "error") {
-        if (toLeader) reportedIn = before; // nothing was sent: the answer may still report
+        if (toLeader) ({ reportedIn, terminalIn } = before); // nothing was sent: the answer may still report
         const why = roster.ok ? "" : ` (the roster could not be read: ${roster.message})`;
         throw new TeamError("invalid_input", route.message + why);
       }

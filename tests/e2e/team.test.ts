@@ -87,7 +87,8 @@ describe("kickoffs and terminal reports", () => {
       agents: AGENTS,
       scripts: {
         leader: leaderCommands({ KICKOFF: [spawnCall("alice", "worker", "ASSIGN-alice")] }),
-        // Two terminal reports in one reply; whichever the harness reads first is the only one delivered.
+        // Two terminal reports in one reply: the first is sent, the second refused (one report per
+        // answer) with a terminating result, so the run still ends after this one answer.
         alice: () => ({ toolCalls: [sendCall("leader", "TERMINAL-ONE", "completed"), sendCall("leader", "TERMINAL-TWO", "failed")] }),
       },
     });
