@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
+  boardOffText,
   createBoard,
   loadBoard,
   normalizeClaimInput,
@@ -14,7 +15,7 @@ import {
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { readRosterFile, type BoardIntent } from "../mail/index.ts";
-import { boardLayoutAt, errnoCode, runtimeLayoutAt } from "../store/index.ts";
+import { boardLayoutAt, errnoCode, errorText, runtimeLayoutAt } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { requestDecision } from "./decision.ts";
 import { textResult } from "../team/tool-result.ts";
@@ -47,12 +48,16 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, _
     parameters: TaskListParams,
     async execute(_id, params) {
       let snapshot = createBoard();
+      let text: string | undefined;
       try {
-        const parsed = parseBoardFile(await readFile(board.board, "utf8"));
-        if (!parsed.ok) throw new TeamError("io_error", `task_list: ${board.board}: ${parsed.message}`);
-        snapshot = loadBoard(parsed.file);
+        text = await readFile(board.board, "utf8");
       } catch (error) {
-        if (errnoCode(error) !== "ENOENT") throw error;
+        if (errnoCode(error) !== "ENOENT") throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${errorText(error)}`));
+      }
+      if (text !== undefined) {
+        const parsed = parseBoardFile(text);
+        if (!parsed.ok) throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${parsed.problem}`));
+        snapshot = loadBoard(parsed.file);
       }
       if (params.taskId !== undefined && params.taskId.trim() !== "") {
         const detail = renderTaskDetail(snapshot, params.taskId, me.name);
