@@ -4,6 +4,7 @@
  * the same tool call, so every rejection carries a reason and a message naming the ids.
  */
 import { commit, heldBy, unmetDependencies, type Board } from "./board.ts";
+import type { ClaimRejection } from "./rejections.ts";
 import { anyOverlap, findHeldConflict, overlapsHeld, resourcesOverlap } from "./resources.ts";
 import { moveTask } from "./transition.ts";
 import type { Accepted, Assignment, Holder, Rejected, Task } from "./types.ts";
@@ -22,17 +23,6 @@ export interface ClaimInput {
   /** Active direct assignments of *other* teammates; their resources block overlapping claims. */
   readonly assignments?: readonly Assignment[];
 }
-
-/** Why a claim was refused (in check order). */
-export type ClaimRejection =
-  | "has_assignment"
-  | "not_found"
-  | "not_pending"
-  | "completed"
-  | "superseded"
-  | "blocked"
-  | "resource_conflict"
-  | "none_claimable";
 
 /** The claimed task, or a rejection with reason and message. */
 export type ClaimResult = Accepted<{ task: Task }> | Rejected<ClaimRejection>;

@@ -27,8 +27,20 @@ export { MAX_ID_LENGTH, allocateTaskId, slugify, uniqueTaskId, type AllocatedId 
 export { normalizeResource, resourcesOverlap, anyOverlap, type NormalizedResource } from "./resources.ts";
 
 export { createTask, type CreateInput, type CreateRejection, type CreateResult, type Repointed } from "./create.ts";
-export { claimTask, type Claimant, type ClaimInput, type ClaimRejection, type ClaimResult } from "./claim.ts";
-export { submitTask, type SubmitInput, type SubmitOutcome, type SubmitRejection, type SubmitResult } from "./submit.ts";
+export { claimTask, type Claimant, type ClaimInput, type ClaimResult } from "./claim.ts";
+export { submitTask, type SubmitInput, type SubmitOutcome, type SubmitResult } from "./submit.ts";
+export {
+  BOARD_REJECTIONS,
+  BoardRejectionSchema,
+  CLAIM_REJECTIONS,
+  ClaimRejectionSchema,
+  SHELL_REJECTIONS,
+  SUBMIT_REJECTIONS,
+  SubmitRejectionSchema,
+  type BoardRejection,
+  type ClaimRejection,
+  type SubmitRejection,
+} from "./rejections.ts";
 export { FAILS_TO_PARK, gateOutcome, reopenCall, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
 export { allowResubmit, type AllowResubmitResult } from "./resubmit.ts";
 export { SUMMARY_TASKS, checkSettled, settledKey, type SettledDecision, type SettledInput } from "./settled.ts";
@@ -65,7 +77,7 @@ export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts"
 
 export { RESULT_PREVIEW, ROSTER_TAIL, TASK_PAGE, detailCall, renderTaskList, resultPreview, type RosterRow, type TaskListOptions } from "./view.ts";
 export { IDS_LISTED, renderTaskDetail, type TaskDetailResult } from "./detail.ts";
-export { describeCreate, type DescribeCreateInput } from "./messages.ts";
+export { boardOffText, describeCreate, type DescribeCreateInput } from "./messages.ts";
 export {
   TaskClaimParams,
   TaskCreateParams,

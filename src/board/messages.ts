@@ -1,6 +1,7 @@
 /**
  * Tool-result text for task_create (R35): names the board, the teammates told, or what the
- * leader must do because nobody could be told.
+ * leader must do because nobody could be told. And the text a teammate gets when the board
+ * cannot be read (`boardOffText`).
  */
 import { unmetDependencies, type Board } from "./board.ts";
 import type { CreateResult } from "./create.ts";
@@ -63,4 +64,17 @@ export function describeCreate(board: Board, input: DescribeCreateInput): string
     lines.push(waiting(board, task, starting));
   }
   return lines.join("\n");
+}
+
+/**
+ * What a teammate is told when the board cannot be read (board.json corrupt or unreadable, or
+ * the leader turned the board off): what is wrong (`problem`, e.g. the parse failure, no rule for
+ * the code in it) and only what the teammate itself can do. `tool` names the call that failed.
+ */
+export function boardOffText(tool: string, problem: string): string {
+  return (
+    `${tool}: the task board cannot be read right now (${problem}) and nothing was changed. ` +
+    "Only the leader can repair the board, so leave board.json alone; carry on with the task you hold, " +
+    'or tell the leader with send_message(to: "leader") if this blocks your work.'
+  );
 }

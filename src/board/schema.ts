@@ -73,11 +73,15 @@ const asTask = (t: Static<typeof TaskSchema>): Task => t;
 /** Why board.json could not be trusted; never means "empty board". */
 export type BoardParseFailure = "empty" | "corrupt_json" | "unsupported_version" | "invalid_schema" | "inconsistent";
 
-/** `parseBoardFile` result. */
-export type BoardParseResult = { ok: true; file: BoardFile } | { ok: false; reason: BoardParseFailure; message: string };
+/**
+ * `parseBoardFile` result. On failure `problem` says what is wrong with the file (for any
+ * reader, a teammate too) and `message` adds the rule for the code that loads it: move the file
+ * aside and report it, never overwrite it.
+ */
+export type BoardParseResult = { ok: true; file: BoardFile } | { ok: false; reason: BoardParseFailure; problem: string; message: string };
 
-const fail = (reason: BoardParseFailure, message: string): BoardParseResult => ({ ok: false, reason, message });
 const ADVICE = "The file was not loaded; move it aside and report it, never overwrite it.";
+const fail = (reason: BoardParseFailure, problem: string): BoardParseResult => ({ ok: false, reason, problem, message: `${problem} ${ADVICE}` });
 
 function integrity(file: BoardFile): string | undefined {
   const ids = new Set<string>();
@@ -115,20 +119,20 @@ function integrity(file: BoardFile): string | undefined {
  * (ENOENT means a new board).
  */
 export function parseBoardFile(text: string): BoardParseResult {
-  if (text.trim() === "") return fail("empty", `board.json is empty. ${ADVICE}`);
+  if (text.trim() === "") return fail("empty", "board.json is empty.");
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail("corrupt_json", `board.json is not valid JSON (${error instanceof Error ? error.message : String(error)}). ${ADVICE}`);
+    return fail("corrupt_json", `board.json is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
   }
   const version = typeof data === "object" && data !== null && "version" in data ? data.version : undefined;
   if (version !== BOARD_FORMAT_VERSION) {
     return fail(
       version === undefined ? "invalid_schema" : "unsupported_version",
       version === undefined
-        ? `board.json has no "version" field; expected version ${BOARD_FORMAT_VERSION}. ${ADVICE}`
-        : `board.json has format version ${JSON.stringify(version)}; this build reads version ${BOARD_FORMAT_VERSION}. ${ADVICE}`,
+        ? `board.json has no "version" field; expected version ${BOARD_FORMAT_VERSION}.`
+        : `board.json has format version ${JSON.stringify(version)}; this build reads version ${BOARD_FORMAT_VERSION}.`,
     );
   }
   if (!checker.Check(data)) {
@@ -137,10 +141,10 @@ export function parseBoardFile(text: string): BoardParseResult {
       .slice(0, 3)
       .map((e) => `${e.instancePath || "/"}: ${e.message}`)
       .join("; ");
-    return fail("invalid_schema", `board.json does not match format v${BOARD_FORMAT_VERSION}: ${problems}. ${ADVICE}`);
+    return fail("invalid_schema", `board.json does not match format v${BOARD_FORMAT_VERSION}: ${problems}.`);
   }
   const broken = integrity(data);
-  if (broken) return fail("inconsistent", `board.json is inconsistent: ${broken}. ${ADVICE}`);
+  if (broken) return fail("inconsistent", `board.json is inconsistent: ${broken}.`);
   return { ok: true, file: data };
 }
 

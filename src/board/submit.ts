@@ -3,6 +3,7 @@
  * task; completion passes through the effective verify gate when there is one.
  */
 import { commit, sameHolder, type Board } from "./board.ts";
+import type { SubmitRejection } from "./rejections.ts";
 import { moveTask } from "./transition.ts";
 import { RESULT_LIMIT, type Accepted, type Effect, type Holder, type Holding, type Rejected, type Task } from "./types.ts";
 import { bound, reviewerPrompt } from "./verdict.ts";
@@ -18,8 +19,6 @@ export interface SubmitInput {
   readonly roleVerify?: string;
 }
 
-/** Why a submission was refused. */
-export type SubmitRejection = "not_found" | "not_claimed" | "not_holder" | "in_review" | "superseded" | "parked";
 
 /**
  * What happened: `completed` (no gate), `in_review` (a reviewer must run), `released` (failed →

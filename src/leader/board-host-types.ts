@@ -4,6 +4,7 @@
  * the leader, and its options (notice pace, intent grace L6). Declarations only.
  */
 import type { Effect, Holder, SettledDecision } from "../board/index.ts";
+import type { SpawnKeys } from "../mail/index.ts";
 import type { BoardLayout } from "../store/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 
@@ -35,6 +36,11 @@ export interface BoardWork {
 /** Wiring of a `BoardHost`. */
 export interface BoardHostOptions {
   layout: BoardLayout;
+  /**
+   * The session's spawn keys (`LeaderHarness.keys`, src/mail/seal.ts): an intent is applied only
+   * when sealed by the spawn it names, and each decision is sealed with that spawn's key.
+   */
+  keys: SpawnKeys;
   /** The leader's cwd. */
   cwd: string;
   /** Where the reviewer of `holder`'s submission runs: its worktree, else the leader's cwd. Default: `cwd`. */

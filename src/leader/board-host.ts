@@ -16,11 +16,12 @@ import {
   reviveBoard,
   serializeBoard,
   settledKey,
-  type Assignment, type Board, type Effect, type Holder, type RosterRow,
+  type Board, type Effect, type Holder, type RosterRow,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
+import { assignmentsOf } from "./board-apply.ts";
 import type { BoardHostOptions, BoardMate, BoardWork } from "./board-host-types.ts";
 import { BoardIntents } from "./board-intents.ts";
 import { BoardReviews } from "./board-reviews.ts";
@@ -60,7 +61,7 @@ export class BoardHost implements TeamActivity {
     const apply = (effects: readonly Effect[]) => this.#apply(effects);
     this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => serializeBoard(this.#board) });
     this.#intents = new BoardIntents({
-      layout, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
+      layout, keys: this.#o.keys, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
       unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h) => this.#o.onSubmitted?.(h),
     });
     this.#reviews = new BoardReviews({
@@ -186,10 +187,7 @@ export class BoardHost implements TeamActivity {
   /** Claimable work for teammate `name` and what its last notice offered (teammate_spawn wording). */
   workFor(name: string): BoardWork {
     if (this.#unavailable) return { offered: [], claimable: [] };
-    const assignments = this.#o.mates()
-      .filter((m) => m.name !== name && m.assignmentResources)
-      .map((m) => ({ name: m.name, resources: m.assignmentResources ?? [] }));
-    return { offered: [...(this.#book.get(name)?.offered ?? [])], claimable: claimableTaskIds(this.#board, assignments) };
+    return { offered: [...(this.#book.get(name)?.offered ?? [])], claimable: claimableTaskIds(this.#board, assignmentsOf(this.#o.mates(), name)) };
   }
 
   /** Delivers the board-settled summary when its rule holds (src/board/settled.ts). */
@@ -202,10 +200,12 @@ export class BoardHost implements TeamActivity {
   }
 
   /**
-   * A teammate stops (requested, before its process is signalled, or after a crash): its claims
-   * return to the board and an in-flight reviewer is aborted (R21, R56, L9).
+   * A teammate stops (requested, before its process is signalled, or after a crash): its unread
+   * decisions are removed, its claims return to the board and an in-flight reviewer is aborted
+   * (R21, R56, L9).
    */
   holderGone(who: Holder, reason: "shutdown" | "crash"): void {
+    void this.#intents.spawnGone(who.spawnId);
     if (this.#unavailable) return;
     const r = releaseHolder(this.#board, who, reason, this.#o.now());
     this.#apply(r.effects);
@@ -214,12 +214,9 @@ export class BoardHost implements TeamActivity {
   }
 
   #plan(mates: BoardMate[], extra: { synchronous?: boolean; onlyTaskIds?: string[] }) {
-    const assignments: Assignment[] = mates
-      .filter((m) => m.assignmentResources)
-      .map((m) => ({ name: m.name, resources: m.assignmentResources ?? [] }));
     const plan = planNotices(this.#board, this.#book, {
       teammates: mates.map((m) => ({ name: m.name, spawnId: m.spawnId, idle: m.idle, hasAssignment: m.hasAssignment })),
-      assignments,
+      assignments: assignmentsOf(mates),
       now: this.#o.now(),
       paceMs: this.#o.paceMs,
       ...extra,

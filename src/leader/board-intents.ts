@@ -1,28 +1,34 @@
 /**
- * Worker intent files of the board shell (R37–R39, R47, L6): watches the claims and submissions
- * folders, applies every pending intent oldest first and one at a time, answers each with a
- * decision file, retries a marker that cannot be parsed yet until it is `graceMs` old, answers an
- * invalid one with a rejection when its id is still readable, and sets aside what it cannot handle.
- * A valid intent is applied to the board only when its sender is a living incarnation (R47).
+ * Worker intent files of the board shell (R37–R39, R47, L6; references/board-intents.md):
+ * watches the claims and submissions folders and handles every pending intent oldest first, one
+ * at a time. The seal is checked before anything else: an intent not sealed by the spawn it
+ * names is never applied and never answered, only set aside in `invalid/` with a "refused:"
+ * note. A sealed intent is applied once per session (a replayed copy is set aside) and answered
+ * with a sealed decision file (board-decisions.ts). A marker that cannot be parsed yet is
+ * retried until it is `graceMs` old; a sealed but invalid one is answered with `invalid_input`.
  */
-import { basename, join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
-import { claimTask, submitTask, type Board, type Effect } from "../board/index.ts";
-import { BoardIntentSchema, INTENT_FORMAT_VERSION, MessageIdSchema, type BoardDecision, type BoardIntent } from "../mail/index.ts";
+import { basename } from "node:path";
+import type { Board, Effect } from "../board/index.ts";
+import {
+  BoardIntentSchema,
+  INTENT_FORMAT_VERSION,
+  intentSealHolds,
+  MessageIdSchema,
+  notSignedBy,
+  type SpawnKeys,
+} from "../mail/index.ts";
 import { checkValue, consumeIntent, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
+import { applyIntent, type IntentAnswer } from "./board-apply.ts";
+import { BoardDecisions } from "./board-decisions.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
-/** What one intent did, as its decision file says it (without envelope). */
-export interface IntentAnswer {
-  ok: boolean;
-  reason?: string;
-  message: string;
-  taskId?: string;
-}
+export type { IntentAnswer } from "./board-apply.ts";
 
 /** Wiring of `BoardIntents`, supplied by the host. */
 export interface BoardIntentsOptions {
   layout: BoardLayout;
+  /** Every spawn's key (the harness's): intents are checked and decisions sealed with them. */
+  keys: SpawnKeys;
   /** A marker that cannot be parsed is retried until it is this old, ms (L6). */
   graceMs: number;
   now: () => number;
@@ -41,9 +47,14 @@ export interface BoardIntentsOptions {
   submitted?: (holder: { name: string; spawnId: string }) => void;
 }
 
+const record = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {});
+
 /** The intent folders' reader and the decision folder's writer; the host owns one. */
 export class BoardIntents {
   readonly #o: BoardIntentsOptions;
+  readonly #decisions: BoardDecisions;
+  /** Ids of the intents answered this session: a copy put back after it was consumed is a replay. */
+  readonly #answered = new Set<string>();
   #watch: DirWatch | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
   #scanning = false;
@@ -52,25 +63,39 @@ export class BoardIntents {
 
   constructor(options: BoardIntentsOptions) {
     this.#o = options;
+    this.#decisions = new BoardDecisions({ dir: options.layout.decisionsDir, now: options.now, note: options.note });
   }
 
-  /** Starts watching the intent folders (each change scans them); resolves once the watch is ready. */
+  /**
+   * Removes decisions left by an earlier leader of this board (their readers died with it, R21),
+   * then starts watching the intent folders (each change scans them); resolves once the watch is ready.
+   */
   async start(): Promise<void> {
     const { layout } = this.#o;
+    await this.#decisions.clear();
     this.#watch = watchDirs([layout.claimsDir, layout.submissionsDir], () => void this.scan(), {
       onError: (e) => this.#o.note(`board watcher: ${String(e)}`),
     });
     await this.#watch.ready;
   }
 
-  /** Stops the grace retry and, once closed, the watch; no intent is handled after. Idempotent. */
+  /**
+   * Stops the grace retry and, once closed, the watch, then removes the decisions left (the
+   * host closes after the team stopped, so nobody waits on them). Idempotent.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
     await this.#watch?.close();
+    await this.#decisions.clear();
   }
 
-  /** Applies every pending intent, oldest first, one at a time (R37–R39, R47, L6). */
+  /** Spawn `spawnId` went away: its unread decisions are removed. Never rejects. */
+  spawnGone(spawnId: string): Promise<void> {
+    return this.#decisions.spawnGone(spawnId);
+  }
+
+  /** Handles every pending intent, oldest first, one at a time (R37–R39, R47, L6); then sweeps old decisions. */
   async scan(): Promise<void> {
     if (this.#scanning) {
       this.#rescan = true;
@@ -95,6 +120,7 @@ export class BoardIntents {
           }
         }
       } while (this.#rescan);
+      await this.#decisions.sweep();
     } catch (error) {
       this.#o.note(`intent scan failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -109,95 +135,71 @@ export class BoardIntents {
         clearTimeout(this.#retryTimer);
         this.#retryTimer = setTimeout(() => void this.scan(), this.#o.graceMs).unref();
       } else if (read.reason === "invalid") {
+        const fields = record(read.parsed);
+        if (this.#refused(path, fields)) return this.#setAside(path);
         this.#o.note(`intent ${path} is invalid and was set aside: ${read.message}`);
-        await this.#rejectInvalid(read.parsed, read.problem);
-        await consumeIntent(path, "invalid", this.#o.now);
+        await this.#rejectInvalid(fields, read.problem);
+        await this.#setAside(path);
       }
       return;
     }
-    if (basename(path, ".json") !== read.value.id) {
-      // A hand-made marker reusing another worker's pending id would answer in its place.
-      this.#o.note(`intent ${path} names id ${read.value.id}, not its file name; set aside`);
-      await consumeIntent(path, "invalid", this.#o.now);
-      return;
+    const intent = read.value;
+    if (this.#refused(path, intent)) return this.#setAside(path);
+    if (basename(path, ".json") !== intent.id) {
+      // A genuine intent copied under another name would answer in another call's place.
+      this.#o.note(`intent ${path} names id ${intent.id}, not its file name; set aside`);
+      return this.#setAside(path);
     }
-    const unavailable = this.#o.unavailable();
-    const decision = unavailable
-      ? this.#decide(read.value, { ok: false, reason: "board_unavailable", message: unavailable })
-      : this.#decide(read.value, this.#apply1(read.value));
-    await this.#writeDecision(decision);
+    this.#answered.add(intent.id);
+    const answer = applyIntent(intent, {
+      board: this.#o.board(), mates: this.#o.mates(), unavailable: this.#o.unavailable(), now: this.#o.now(), apply: this.#o.apply,
+      ...(this.#o.submitted ? { submitted: this.#o.submitted } : {}),
+    });
+    await this.#answer(intent, answer);
     await consumeIntent(path, "done", this.#o.now);
     this.#o.answered();
   }
 
-  /** `decisions/<id>.json`, atomically. The id is schema-checked (path-safe) by every caller. */
-  async #writeDecision(decision: BoardDecision): Promise<void> {
-    await writeFileAtomic(join(this.#o.layout.decisionsDir, `${decision.id}.json`), JSON.stringify(decision), { mode: 0o600 });
+  /**
+   * Why `fields` (a parsed marker) must not be handled at all, noted, or false: its seal fails
+   * (not written by the spawn it names: "refused: not signed by <name>'s spawn"), or its id was
+   * answered before this session (a replay of a consumed genuine intent).
+   */
+  #refused(path: string, fields: Record<string, unknown>): boolean {
+    const name = typeof fields.from === "string" ? fields.from : "an unnamed sender";
+    if (!intentSealHolds(this.#o.keys, fields)) {
+      this.#o.note(`${notSignedBy(name)}: intent ${path} was set aside in invalid/, not applied and not answered`);
+      return true;
+    }
+    if (typeof fields.id === "string" && this.#answered.has(fields.id)) {
+      this.#o.note(`refused: intent ${fields.id} of ${name} was already answered (a replayed copy): ${path} was set aside in invalid/`);
+      return true;
+    }
+    return false;
+  }
+
+  async #setAside(path: string): Promise<void> {
+    await consumeIntent(path, "invalid", this.#o.now);
+  }
+
+  /** Writes the decision on a sealed intent, sealed with its spawn's key. */
+  async #answer(fields: { id: string; from: string; spawnId: string }, answer: IntentAnswer): Promise<void> {
+    const key = this.#o.keys.keyOf(fields.from, fields.spawnId);
+    if (!key) throw new Error(`no spawn key for ${fields.from} (spawn ${fields.spawnId}), though its seal held`);
+    await this.#decisions.write({ v: INTENT_FORMAT_VERSION, id: fields.id, at: this.#o.now(), ...answer }, { key, spawnId: fields.spawnId });
   }
 
   /**
-   * An invalid intent whose `id` is still readable and path-safe gets a rejection decision, so
-   * the worker waiting on it learns the reason at once instead of timing out. Otherwise nobody
-   * can be answered (the note already went out).
+   * A sealed but invalid intent (a worker of another build, say) whose `id` is path-safe gets a
+   * rejection decision, so the worker waiting on it learns the reason at once instead of timing
+   * out. Otherwise nobody can be answered (the note already went out).
    */
-  async #rejectInvalid(parsed: unknown, problem: string): Promise<void> {
-    const fields = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  async #rejectInvalid(fields: Record<string, unknown>, problem: string): Promise<void> {
     if (!checkValue(MessageIdSchema, fields.id).ok) return;
+    const id = fields.id as string;
+    this.#answered.add(id);
     const tool = fields.action === "submit" ? "task_submit" : "task_claim";
-    await this.#writeDecision({
-      v: INTENT_FORMAT_VERSION,
-      id: fields.id as string,
-      at: this.#o.now(),
-      ok: false,
-      reason: "invalid_input",
-      message: `The ${tool} request was invalid and nothing was changed: ${problem}. Fix the arguments and call ${tool} again.`,
-    });
-  }
-
-  /** Validates the sender's identity (R47) and applies one intent to the core. */
-  #apply1(intent: BoardIntent): IntentAnswer {
-    const mate = this.#o.mates().find((m) => m.name === intent.from);
-    if (!mate || mate.spawnId !== intent.spawnId) {
-      return { ok: false, reason: "stale_spawn", message: `${intent.from} (spawn ${intent.spawnId}) is not a living teammate incarnation; nothing was changed.` };
-    }
-    const holder = { name: mate.name, spawnId: mate.spawnId };
-    const now = this.#o.now();
-    if (intent.action === "claim") {
-      const assignments = this.#o.mates()
-        .filter((m) => m.name !== mate.name && m.assignmentResources)
-        .map((m) => ({ name: m.name, resources: m.assignmentResources ?? [] }));
-      const r = claimTask(this.#o.board(), { holder: { ...holder, hasAssignment: mate.hasAssignment }, ...(intent.taskId ? { taskId: intent.taskId } : {}), assignments }, now);
-      this.#o.apply(r.effects);
-      if (!r.ok) return { ok: false, reason: r.reason, message: r.message, ...(intent.taskId ? { taskId: intent.taskId } : {}) };
-      const t = r.task;
-      const lines = [`Claimed task ${t.id}: ${t.subject}.`];
-      if (t.description) lines.push(t.description);
-      if (t.resources.length) lines.push(`Resources you now hold: ${t.resources.join(", ")}.`);
-      if (t.verify ?? mate.roleVerify) lines.push(`An independent reviewer will check it against: ${t.verify ?? mate.roleVerify}`);
-      lines.push('When done, call task_submit with status "completed" and a result, or "failed" with the reason.');
-      return { ok: true, message: lines.join("\n"), taskId: t.id };
-    }
-    if (!intent.taskId || !intent.status) return { ok: false, reason: "invalid_input", message: "task_submit needs taskId and status." };
-    const r = submitTask(this.#o.board(), {
-      holder,
-      taskId: intent.taskId,
-      status: intent.status,
-      ...(intent.result !== undefined ? { result: intent.result } : {}),
-      ...(mate.roleVerify ? { roleVerify: mate.roleVerify } : {}),
-    }, now);
-    this.#o.apply(r.effects);
-    if (!r.ok) return { ok: false, reason: r.reason, message: r.message, taskId: intent.taskId };
-    this.#o.submitted?.(holder);
-    const said: Record<typeof r.outcome, string> = {
-      completed: `Task ${r.task.id} is completed.`,
-      in_review: `Task ${r.task.id} was submitted; an independent reviewer is checking it now. You keep the claim; the verdict reaches you as a message. End your turn.`,
-      released: `Task ${r.task.id} returned to the board as pending with your reason kept.`,
-      acknowledged: `Task ${r.task.id} was superseded; your acknowledgement released its resources.`,
-    };
-    return { ok: true, message: said[r.outcome], taskId: r.task.id };
-  }
-
-  #decide(intent: BoardIntent, r: IntentAnswer): BoardDecision {
-    return { v: INTENT_FORMAT_VERSION, id: intent.id, at: this.#o.now(), ...r };
+    const message = `The ${tool} request was invalid and nothing was changed: ${problem}. Fix the arguments and call ${tool} again.`;
+    await this.#answer({ id, from: fields.from as string, spawnId: fields.spawnId as string }, { ok: false, reason: "invalid_input", message });
   }
 }

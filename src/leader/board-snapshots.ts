@@ -55,7 +55,7 @@ export class BoardSnapshots {
     if (!parsed.ok) {
       const aside = join(this.#o.layout.root, `board.corrupt-${this.#o.now()}.json`);
       await rename(path, aside);
-      const report = `board.json was unreadable (${parsed.reason}: ${parsed.message}); it was moved aside to ${aside} and a new board started. Nothing in it was discarded.`;
+      const report = `board.json was unreadable (${parsed.reason}: ${parsed.problem}); it was moved aside to ${aside} and a new board started. Nothing in it was discarded.`;
       this.#o.note(report);
       return { kind: "moved", report };
     }

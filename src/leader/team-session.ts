@@ -130,6 +130,7 @@ export class TeamSession {
     });
     this.board = new BoardHost({
       layout: boardPaths,
+      keys: this.harness.keys,
       cwd: o.cwd,
       piCli,
       env: o.env,

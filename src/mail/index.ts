@@ -44,5 +44,18 @@ export {
   RosterStatusSchema,
 } from "./roster-file.ts";
 export type { RosterEntry, RosterFile, RosterStatus } from "./roster-file.ts";
-export { BoardDecisionSchema, BoardIntentSchema, INTENT_FORMAT_VERSION, INTENT_RESULT_MAX_CHARS, INTENT_TASK_ID_MAX_CHARS } from "./intents.ts";
-export type { BoardDecision, BoardIntent } from "./intents.ts";
+export {
+  BoardDecisionSchema,
+  BoardIntentSchema,
+  DECISION_TIMEOUT_MS,
+  decisionFields,
+  decisionSealHolds,
+  INTENT_FORMAT_VERSION,
+  INTENT_RESULT_MAX_CHARS,
+  INTENT_TASK_ID_MAX_CHARS,
+  intentFields,
+  intentSealHolds,
+  sealDecision,
+  sealIntent,
+} from "./intents.ts";
+export type { BoardDecision, BoardIntent, UnsealedDecision, UnsealedIntent } from "./intents.ts";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
+  boardOffText,
   createBoard,
   loadBoard,
   normalizeClaimInput,
@@ -13,30 +14,52 @@ import {
   TaskSubmitParams,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
-import { readRosterFile, type BoardIntent } from "../mail/index.ts";
-import { boardLayoutAt, errnoCode, runtimeLayoutAt } from "../store/index.ts";
+import { readRosterFile, type BoardDecision, type UnsealedIntent } from "../mail/index.ts";
+import { boardLayoutAt, errnoCode, errorText, runtimeLayoutAt } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { requestDecision } from "./decision.ts";
+import { DecisionWatcher } from "./decision-watch.ts";
 import { textResult } from "../team/tool-result.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
+/**
+ * `details` of a task_claim / task_submit result: the leader's decision as the model may act on
+ * it. A rejection carries its code (src/board/rejections.ts) in `reason`.
+ */
+export type BoardCallDetails = Pick<BoardDecision, "message" | "taskId"> &
+  ({ ok: true } | { ok: false; reason: NonNullable<BoardDecision["reason"]> });
+
+/**
+ * The tool result for a decision: accepted, the leader's message; rejected, a normal result
+ * (not an error) saying `<tool> rejected (<code>): <message>`, with `{ ok: false, reason }` in
+ * `details`. A rejection without a code (only a leader of another build could write one) reads
+ * as `invalid_input`.
+ */
+export function decisionResult(tool: string, d: BoardDecision) {
+  const taskId = d.taskId !== undefined ? { taskId: d.taskId } : {};
+  if (d.ok) return textResult<BoardCallDetails>(d.message, { ok: true, message: d.message, ...taskId });
+  const reason = d.reason ?? "invalid_input";
+  return textResult<BoardCallDetails>(`${tool} rejected (${reason}): ${d.message}`, { ok: false, reason, message: d.message, ...taskId });
+}
 
 /**
  * Registers the worker's board tools (R37–R39, R46): task_list reads the leader's snapshot (one
- * task in full with `taskId`);
- * task_claim and task_submit publish an intent and return the leader's decision in the same
- * call (W11). The leader alone changes the board (R48).
+ * task in full with `taskId`); task_claim and task_submit publish an intent sealed with this
+ * spawn's `key` and return the leader's sealed decision in the same call (W11), a rejection as a
+ * normal result naming its code. The leader alone changes the board (R48). One decisions watcher
+ * serves every call of this process; it starts on the first call and closes at session_shutdown.
  */
-export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, _key: Buffer): void {
+export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, key: Buffer): void {
   const board = boardLayoutAt(me.boardDir);
   const runtime = runtimeLayoutAt(me.runtimeDir);
+  const watcher = new DecisionWatcher({ dir: board.decisionsDir, key });
+  pi.on("session_shutdown", () => watcher.close());
 
-  /** Publishes one intent as this incarnation and returns the leader's decision; a rejection is a tool error. */
-  const decide = async (tool: string, intent: Omit<BoardIntent, "v" | "id" | "at" | "from" | "spawnId">) => {
-    const d = await requestDecision(board, { from: me.name, spawnId: me.spawnId, ...intent });
-    if (!d.ok) throw new TeamError("invalid_input", `${tool} rejected (${d.reason ?? "rejected"}): ${d.message}`);
-    return textResult(d.message, { ...d });
+  /** Publishes one intent as this incarnation and returns the leader's decision as the tool result. */
+  const decide = async (tool: string, intent: Omit<UnsealedIntent, "v" | "id" | "at" | "from" | "spawnId">) => {
+    const d = await requestDecision({ layout: board, key, watcher }, { from: me.name, spawnId: me.spawnId, ...intent });
+    return decisionResult(tool, d);
   };
 
   pi.registerTool(defineTool({
@@ -47,12 +70,16 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, _
     parameters: TaskListParams,
     async execute(_id, params) {
       let snapshot = createBoard();
+      let text: string | undefined;
       try {
-        const parsed = parseBoardFile(await readFile(board.board, "utf8"));
-        if (!parsed.ok) throw new TeamError("io_error", `task_list: ${board.board}: ${parsed.message}`);
-        snapshot = loadBoard(parsed.file);
+        text = await readFile(board.board, "utf8");
       } catch (error) {
-        if (errnoCode(error) !== "ENOENT") throw error;
+        if (errnoCode(error) !== "ENOENT") throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${errorText(error)}`));
+      }
+      if (text !== undefined) {
+        const parsed = parseBoardFile(text);
+        if (!parsed.ok) throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${parsed.problem}`));
+        snapshot = loadBoard(parsed.file);
       }
       if (params.taskId !== undefined && params.taskId.trim() !== "") {
         const detail = renderTaskDetail(snapshot, params.taskId, me.name);

@@ -3,7 +3,8 @@
  * - inputs that pass the tool schema but not the intent schema (a 65-character task id, a
  *   61 000-character result) are refused at once with the field and the limit, instead of the
  *   teammate's tool call hanging for the 120 s decision timeout;
- * - an invalid intent on disk whose id is usable gets a rejection decision from the leader;
+ * - an invalid intent on disk that its named spawn did not seal gets no decision, even with a
+ *   usable id (a sealed invalid one is answered: tests/unit/leader/board-host-intents.test.ts);
  * - intent ids are file names: "../../../ESCAPED" never makes the leader write outside
  *   decisions/, and "nodir/poison" never blocks the claims after it.
  */
@@ -90,26 +91,21 @@ describe("board inputs beyond the intent limits", () => {
     expect(taskOf(file, TASK)!.state.status).toBe("pending");
   });
 
-  it("the leader answers an invalid intent whose id is usable with a rejection decision naming the problem", async () => {
+  it("an invalid intent not sealed by its named spawn is set aside and refused, with no decision even though its id is usable", async () => {
     const t = await start();
-    const intent = { v: 1, id: "foreign-1", from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: LONG_ID };
+    const intent = { v: 2, id: "foreign-1", from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: LONG_ID };
     await writeFile(join(t.boardDir, "claims", "foreign-1.json"), JSON.stringify(intent), { mode: 0o600 });
-    const decision = await until("the leader's decision on foreign-1", async () => {
-      const names = await readdir(join(t.boardDir, "decisions"));
-      return names.includes("foreign-1.json") ? readFile(join(t.boardDir, "decisions", "foreign-1.json"), "utf8") : undefined;
-    }, 15_000);
-    const parsed = JSON.parse(decision) as Record<string, unknown>;
-    expect(parsed).toMatchObject({ v: 1, id: "foreign-1", ok: false, reason: "invalid_input" });
-    expect(parsed.message).toContain("/taskId");
-    expect(parsed.message).toContain("64 characters");
-    expect((await readdir(join(t.boardDir, "claims", "invalid"))).some((n) => n.startsWith("foreign-1."))).toBe(true);
+    await until("foreign-1 set aside", async () => ((await readdir(join(t.boardDir, "claims", "invalid")).catch(() => [])).some((n) => n.startsWith("foreign-1.")) ? true : undefined), 15_000);
+    const log = await readFile(join(t.runtimeDir, "logs", "harness.log"), "utf8");
+    expect(log).toContain(`refused: not signed by alice's spawn: intent ${join(t.boardDir, "claims", "foreign-1.json")}`);
+    expect(await readdir(join(t.boardDir, "decisions"))).not.toContain("foreign-1.json");
   });
 });
 
 describe("intent ids used as file names", () => {
   it("an id with ../ writes nothing outside decisions/, an id with / blocks nothing, and a real claim is answered", async () => {
     const t = await start();
-    const hostile = (id: string) => ({ v: 1, id, from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: "nope" });
+    const hostile = (id: string) => ({ v: 2, id, from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: "nope" });
     // Sorted before any real claim, so the leader meets them first.
     await writeFile(join(t.boardDir, "claims", "aaa-escape.json"), JSON.stringify(hostile("../../../ESCAPED")), { mode: 0o600 });
     await writeFile(join(t.boardDir, "claims", "aab-poison.json"), JSON.stringify(hostile("nodir/poison")), { mode: 0o600 });

@@ -1,14 +1,17 @@
 /**
  * BoardHost's intent scan against hostile or broken intent files: an intent id is used as a
  * file name, so it must never lead outside decisions/, and one bad intent must never block the
- * intents after it.
+ * intents after it. Every intent here is sealed with alice's spawn key, as her worker seals it
+ * (board-host-seals.test.ts covers the unsealed and forged ones).
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
+import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
+import { sealedIntent, type IntentFields } from "../../support/sealed-intents.ts";
 
 const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
 
@@ -16,8 +19,11 @@ let dir: string;
 let layout: BoardLayout;
 let host: BoardHost | undefined;
 let notes: string[];
+let keys: SpawnKeys;
 
 beforeEach(async () => {
+  keys = new SpawnKeys();
+  keys.issue("alice", "alice-1");
   dir = await mkdtemp(join(tmpdir(), "board-host-intents-"));
   // decisions/ sits three levels below `dir`, so "../../../X" would land in `dir`.
   layout = boardLayoutAt(join(dir, "agent", "tasks", "key"));
@@ -33,6 +39,7 @@ async function startHost(onSubmitted?: (holder: { name: string; spawnId: string 
   host = new BoardHost({
     ...(onSubmitted ? { onSubmitted } : {}),
     layout,
+    keys,
     cwd: dir,
     piCli: "pi-not-used",
     env: {},
@@ -49,12 +56,12 @@ async function startHost(onSubmitted?: (holder: { name: string; spawnId: string 
   return host;
 }
 
-const claim = (id: string, extra: Record<string, unknown> = {}) => ({ v: 1, id, from: "alice", spawnId: "alice-1", at: Date.now(), action: "claim", ...extra });
+const claim = (id: string, extra: Partial<IntentFields> = {}): IntentFields => ({ id, from: "alice", spawnId: "alice-1", action: "claim", ...extra });
 
-/** Plants a marker the way a (possibly broken or hostile) worker could. */
-async function plant(name: string, record: unknown): Promise<void> {
+/** Plants a marker sealed by alice's spawn, the way a (possibly broken or hostile) worker of hers could. */
+async function plant(name: string, fields: IntentFields): Promise<void> {
   await mkdir(layout.claimsDir, { recursive: true });
-  await writeFile(join(layout.claimsDir, `${name}.json`), JSON.stringify(record));
+  await writeFile(join(layout.claimsDir, `${name}.json`), JSON.stringify(sealedIntent(keys, fields)));
 }
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 4000): Promise<T> {
@@ -103,7 +110,7 @@ describe("BoardHost intent scan", () => {
     await plant("long-claim", claim("long-claim", { taskId: "t".repeat(65) }));
     await plant("big-submit", { ...claim("big-submit", { taskId: "only-task", status: "completed", result: "r".repeat(61_000) }), action: "submit" });
     const long = await decision("long-claim");
-    expect(long).toMatchObject({ v: 1, id: "long-claim", ok: false, reason: "invalid_input" });
+    expect(long).toMatchObject({ v: 2, id: "long-claim", ok: false, reason: "invalid_input" });
     expect(long.message).toContain("task_claim");
     expect(long.message).toContain("/taskId");
     expect(long.message).toContain("64 characters");

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
+import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt } from "../../../src/store/index.ts";
 
 const MIN = 60_000;
@@ -27,6 +28,7 @@ function host(paceMs: number, clock: { now: number }, counter: { plans: number }
   const alice: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
   return new BoardHost({
     layout: boardLayoutAt(join(dir, "board")),
+    keys: new SpawnKeys(),
     cwd: dir,
     piCli: "pi-not-used",
     env: {},

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBoard, createTask, claimTask, gateOutcome, serializeBoard, submitTask, type Effect } from "../../../src/board/index.ts";
 import { BoardHost, type BoardEscalation, type BoardMate, type BoardSettled } from "../../../src/leader/board-host.ts";
+import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
+import { sealedIntent } from "../../support/sealed-intents.ts";
 
 const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
 
@@ -21,8 +23,11 @@ let told: string[];
 let settled: BoardSettled[];
 let escalations: BoardEscalation[];
 let working: boolean;
+let keys: SpawnKeys;
 
 beforeEach(async () => {
+  keys = new SpawnKeys();
+  keys.issue("alice", "alice-1");
   dir = await mkdtemp(join(tmpdir(), "board-host-results-"));
   layout = boardLayoutAt(join(dir, "agent", "tasks", "key"));
   notes = [];
@@ -40,6 +45,7 @@ afterEach(async () => {
 async function startHost(spawning: string[] = []): Promise<BoardHost> {
   host = new BoardHost({
     layout,
+    keys,
     cwd: dir,
     piCli: "pi-not-used",
     env: {},
@@ -79,7 +85,7 @@ async function plantParked(): Promise<void> {
 
 async function submitIntent(id: string, taskId: string, status: "completed" | "failed"): Promise<Record<string, unknown>> {
   await mkdir(layout.submissionsDir, { recursive: true });
-  await writeFile(join(layout.submissionsDir, `${id}.json`), JSON.stringify({ v: 1, id, from: "alice", spawnId: "alice-1", at: Date.now(), action: "submit", taskId, status, result: "again" }));
+  await writeFile(join(layout.submissionsDir, `${id}.json`), JSON.stringify(sealedIntent(keys, { id, from: "alice", spawnId: "alice-1", action: "submit", taskId, status, result: "again" })));
   const t0 = Date.now();
   for (;;) {
     try {
@@ -157,6 +163,7 @@ describe("BoardHost: task_create while a teammate is being spawned", () => {
   it("says the task reaches it once it is ready instead of asking for teammate_spawn", async () => {
     host = new BoardHost({
       layout,
+      keys,
       cwd: dir,
       piCli: "pi-not-used",
       env: {},
@@ -179,7 +186,7 @@ describe("BoardHost: task_create while a teammate is being spawned", () => {
 async function submitIntentAfterClaim(taskId: string): Promise<Record<string, unknown>> {
   const id = `c-${taskId}`;
   await mkdir(layout.claimsDir, { recursive: true });
-  await writeFile(join(layout.claimsDir, `${id}.json`), JSON.stringify({ v: 1, id, from: "alice", spawnId: "alice-1", at: Date.now(), action: "claim", taskId }));
+  await writeFile(join(layout.claimsDir, `${id}.json`), JSON.stringify(sealedIntent(keys, { id, from: "alice", spawnId: "alice-1", action: "claim", taskId })));
   const t0 = Date.now();
   for (;;) {
     try {
