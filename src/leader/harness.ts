@@ -83,7 +83,6 @@ export class LeaderHarness implements TeamActivity {
     await this.#watch.ready;
   }
 
-  /** Living and stopped teammates, latest incarnation per name. */
   /**
    * The spawn keys of this session (src/mail/seal.ts), for code in the leader process that checks
    * a seal (the board's intents) or writes as a teammate in a test. Never leaves this process.
@@ -92,6 +91,7 @@ export class LeaderHarness implements TeamActivity {
     return this.#team.keys;
   }
 
+  /** Living and stopped teammates, latest incarnation per name. */
   members(): Member[] {
     return [...this.#team.members.values()];
   }
