@@ -120,7 +120,7 @@ export function claimTask(board: Board, input: ClaimInput, now: number): ClaimRe
   if (input.taskId !== undefined) {
     const id = input.taskId.trim().toLowerCase();
     task = board.tasks.get(id);
-    if (!task) return reject("not_found", `No task ${code(id)} on this board; call task_list to see the ids.`);
+    if (!task) return reject("not_found", `taskId: no task ${code(id)} on this board; only its ids are accepted (call task_list to see them).`);
     const rejected = checkNamed(board, task, holder.name, assignments);
     if (rejected) return rejected;
   } else {

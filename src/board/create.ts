@@ -87,9 +87,12 @@ function findCycle(board: Board, newId: string, dependsOn: readonly string[], su
 function validateRefs(board: Board, id: string, dependsOn: string[], supersedes: string[]): Rejected<CreateRejection> | undefined {
   if (dependsOn.includes(id)) return reject("self_reference", `Task ${code(id)} cannot depend on itself; remove ${code(id)} from dependsOn.`);
   if (supersedes.includes(id)) return reject("self_reference", `Task ${code(id)} cannot supersede itself; remove ${code(id)} from supersedes.`);
-  const unknown = [...dependsOn, ...supersedes].filter((d) => !board.tasks.has(d));
+  const unknown = ([["dependsOn", dependsOn], ["supersedes", supersedes]] as const)
+    .map(([field, refs]) => [field, [...new Set(refs.filter((d) => !board.tasks.has(d)))]] as const)
+    .filter(([, ids]) => ids.length > 0);
   if (unknown.length > 0) {
-    return reject("unknown_ref", `Unknown task id(s) ${list([...new Set(unknown)])}; call task_list to see the ids on this board.`);
+    const named = unknown.map(([field, ids]) => `${field}: unknown task id(s) ${list(ids)}`).join("; ");
+    return reject("unknown_ref", `${named}; only ids on this board are accepted (call task_list to see them).`);
   }
   const both = dependsOn.filter((d) => supersedes.includes(d));
   if (both.length > 0) {
@@ -145,7 +148,7 @@ export function createTask(board: Board, input: CreateInput, now: number): Creat
   const resources: string[] = [];
   for (const raw of input.resources ?? []) {
     const r = normalizeResource(raw);
-    if (!r.ok) return reject("invalid_resource", r.message);
+    if (!r.ok) return reject("invalid_resource", `resources: ${r.message}`);
     if (!resources.includes(r.tag)) resources.push(r.tag);
   }
   const dependsOn = ids(input.dependsOn);

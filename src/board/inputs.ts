@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from "typebox";
 import type { CreateInput } from "./create.ts";
+import { MESSAGE_MAX_BYTES, messageBytes } from "../team/limits.ts";
 import { MAX_ID_LENGTH } from "./slug.ts";
 
 /**
@@ -48,7 +49,9 @@ export const TaskClaimParams = Type.Object({
 /** task_submit parameters (R39). */
 export const TaskSubmitParams = Type.Object({
   taskId: Type.String(),
-  status: Type.Union([Type.Literal("completed"), Type.Literal("failed")]),
+  // A plain string, checked by normalizeSubmitInput: its error names both accepted values, where a
+  // schema union's answer named only the first.
+  status: Type.String({ description: '"completed" (done; goes through its verify gate) or "failed" (returns it to the board with your reason).' }),
   result: Type.Optional(Type.String({ description: "What was done (completed) or why it failed (failed)." })),
 });
 
@@ -118,9 +121,13 @@ export function parseStringList(field: string, value: unknown): InputResult<stri
   return strings(field, parsed, value);
 }
 
-function optionalString(field: string, value: unknown): InputResult<string | undefined> {
+/** Longest task subject, in characters: a title for the board and the console. */
+export const SUBJECT_MAX_CHARS = 200;
+
+function optionalString(field: string, value: unknown, maxBytes?: number): InputResult<string | undefined> {
   if (value === undefined || value === null) return { ok: true, value: undefined };
   if (typeof value !== "string") return bad(field, value, "a string");
+  if (maxBytes !== undefined && messageBytes(value) > maxBytes) return bad(field, value, `a string of at most ${maxBytes.toLocaleString("en-US")} bytes (as JSON, UTF-8), the limit of every message`);
   return { ok: true, value };
 }
 
@@ -132,10 +139,12 @@ function record(value: unknown): Record<string, unknown> | undefined {
 export function normalizeCreateInput(raw: unknown): InputResult<CreateInput> {
   const args = record(raw);
   if (!args) return bad("arguments", raw, "an object");
-  if (typeof args.subject !== "string" || args.subject.trim() === "") return bad("subject", args.subject, "a non-empty string");
-  const description = optionalString("description", args.description);
+  const subjectOk = typeof args.subject === "string" && args.subject.trim() !== "" && chars(args.subject.trim()) <= SUBJECT_MAX_CHARS;
+  if (!subjectOk) return bad("subject", args.subject, `a non-empty string of at most ${SUBJECT_MAX_CHARS} characters (put the detail in description)`);
+  const subject = args.subject as string;
+  const description = optionalString("description", args.description, MESSAGE_MAX_BYTES);
   if (!description.ok) return description;
-  const verify = optionalString("verify", args.verify);
+  const verify = optionalString("verify", args.verify, MESSAGE_MAX_BYTES);
   if (!verify.ok) return verify;
   const dependsOn = parseStringList("dependsOn", args.dependsOn);
   if (!dependsOn.ok) return dependsOn;
@@ -146,7 +155,7 @@ export function normalizeCreateInput(raw: unknown): InputResult<CreateInput> {
   return {
     ok: true,
     value: {
-      subject: args.subject,
+      subject,
       ...(description.value !== undefined ? { description: description.value } : {}),
       ...(verify.value !== undefined ? { verify: verify.value } : {}),
       dependsOn: dependsOn.value,

@@ -55,7 +55,7 @@ function release(board: Board, task: Task, error: string, now: number): void {
 function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | undefined {
   const { state } = task;
   if (state.status === "pending" || state.status === "completed") {
-    return reject("not_claimed", `Task ${code(task.id)} is ${state.status}, not claimed by @${holder.name}; claim it first with task_claim.`);
+    return reject("not_claimed", `taskId: task ${code(task.id)} is ${state.status}, not claimed by @${holder.name}; claim it first with task_claim.`);
   }
   if (state.status === "superseded") return undefined;
   const current = state.holding.holder;
@@ -88,7 +88,7 @@ function parkedRefusal(task: Task, holding: Holding): Rejected<SubmitRejection> 
 export function submitTask(board: Board, input: SubmitInput, now: number): SubmitResult {
   const id = input.taskId.trim().toLowerCase();
   const task = board.tasks.get(id);
-  if (!task) return reject("not_found", `No task ${code(id)} on this board; call task_list to see the ids.`);
+  if (!task) return reject("not_found", `taskId: no task ${code(id)} on this board; only its ids are accepted (call task_list to see them).`);
   const denied = checkHolder(task, input.holder);
   if (denied) return denied;
   const text = bound(input.result?.trim() ?? "", RESULT_LIMIT);

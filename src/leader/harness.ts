@@ -217,7 +217,7 @@ export class LeaderHarness implements TeamActivity {
     const m = this.living(name);
     if (!m || m.state.phase === "stopping") {
       const living = this.members().filter((x) => x.living).map((x) => x.name);
-      throw new TeamError("not_found", `teammate_shutdown: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
+      throw new TeamError("not_found", `teammate_shutdown: name "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
     }
     this.#team.dispatch(m, { type: "stop_requested" }); // at once, not queued: no close may pass for a crash (L22)
     const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });

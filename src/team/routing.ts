@@ -55,7 +55,7 @@ export function routeFromWorker(sender: string, req: SendRequest, living: readon
     const why = recipient ? "is you" : "is not a living teammate";
     return {
       kind: "error",
-      message: `send_message: "${to}" ${why}. Living teammates: ${list}; use "leader" to report to the leader. Nothing was sent.`,
+      message: `send_message: to: "${to}" ${why}. Living teammates: ${list}; use "leader" to report to the leader. Nothing was sent.`,
     };
   }
   return { kind: "peer", to: recipient };
@@ -90,7 +90,7 @@ export function routeFromLeader(
     const hint = to.toLowerCase() === "leader" ? ' "leader" is you.' : "";
     return {
       kind: "error",
-      message: `send_message: "${to}" is not a living teammate.${hint} Living teammates: ${list}. Nothing was sent.`,
+      message: `send_message: to: "${to}" is not a living teammate.${hint} Living teammates: ${list}. Nothing was sent.`,
     };
   }
   const note =

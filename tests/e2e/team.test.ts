@@ -298,7 +298,7 @@ describe("unknown recipient", () => {
     await team.run("SPAWN-ALICE");
     const second = await model.waitForCall((c) => c.agent === "alice" && c.toolResults.length > 0, 30_000);
     const error = second.toolResults[0]!.content;
-    expect(error).toContain('send_message: "carol" is not a living teammate');
+    expect(error).toContain('send_message: to: "carol" is not a living teammate');
     expect(error).toContain("Living teammates: bob;");
     expect(error).toContain("Nothing was sent.");
     await model.waitForCall(reportTurn("alice"), 30_000);
