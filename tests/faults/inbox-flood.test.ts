@@ -17,7 +17,6 @@ import { countById, FIGURES_DIR, recordFigures, secondsSince } from "./support/f
 import { mailInCall } from "./support/mail.ts";
 import { pollUntil, waitQuiet } from "./support/waits.ts";
 import type { MemorySample } from "./fixtures/memory-probe.ts";
-import { KNOWN_DEFECTS } from "./support/known.ts";
 
 const FLOOD = Number(process.env.FAULTS_FLOOD ?? 10_000);
 /** Retained heap the flood may leave behind in the leader (after a full GC). */
@@ -124,7 +123,7 @@ describe("inbox flood", () => {
       seconds: secondsSince(t0),
       lines: [
         `${FLOOD} peer records appended to alice's inbox in ${writeSeconds} s by one writer; all in alice's model after ${deliverSeconds} s, over ${wakes} model requests (wakes and steers)`,
-        `delivered by record id: ${counts.expected - counts.lost.length} of ${counts.expected}; lost ${counts.lost.length}, duplicated ${counts.duplicated.length}, unknown ${counts.foreign.length}; in append order: ${inOrder}${order ? ` (${order}; known defect, not asserted)` : ""}`,
+        `delivered by record id: ${counts.expected - counts.lost.length} of ${counts.expected}; lost ${counts.lost.length}, duplicated ${counts.duplicated.length}, unknown ${counts.foreign.length}; in append order: ${inOrder}${order ? ` (${order})` : ""}`,
         `leader: model turns during the flood ${t.model.callsOf("leader").length - leaderCalls}; RSS ${mib(baseRss)} MiB before, peak ${mib(peakRss)} MiB (+${mib(peakRss - baseRss)}); heap after full GC ${mib(baseHeap)} MiB before, ${mib(afterHeap)} MiB after (+${mib(afterHeap - baseHeap)}), peak ${mib(peakHeap)} MiB; longest event-loop stall ${maxLag} ms`,
         `bounds asserted: retained heap growth < ${HEAP_BOUND_MIB} MiB, peak RSS growth < ${RSS_BOUND_MIB} MiB`,
       ],
@@ -133,7 +132,7 @@ describe("inbox flood", () => {
     expect(counts.lost).toEqual([]);
     expect(counts.duplicated).toEqual([]);
     expect(counts.foreign).toEqual([]);
-    if (!KNOWN_DEFECTS.mailOrderAcrossWakes) expect(inOrder).toBe(true);
+    expect(inOrder).toBe(true);
     expect(t.model.callsOf("leader").length).toBe(leaderCalls);
     expect(mib(afterHeap - baseHeap)).toBeLessThan(HEAP_BOUND_MIB);
     expect(mib(peakRss - baseRss)).toBeLessThan(RSS_BOUND_MIB);

@@ -12,7 +12,6 @@ import type { ModelCall, Reply } from "../support/scripted-model.ts";
 import { callText, spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
 import { countById, recordFigures, secondsSince } from "./support/figures.ts";
 import { fileRecords, mailInCall } from "./support/mail.ts";
-import { KNOWN_DEFECTS } from "./support/known.ts";
 import { pollUntil, waitQuiet } from "./support/waits.ts";
 
 const NAMES = ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"];
@@ -117,7 +116,7 @@ describe("peer mail burst", () => {
       lines: [
         `${bodiesSent.length} messages sent (${PER_REPLY} send_message calls per model reply), ${written.size} records in the inbox files (${notWritten.length} missing, ${writtenTwice} written twice, ${idsTwice} ids reused, ${badLines} unreadable lines)`,
         `delivered by record id: ${counts.expected - counts.lost.length} of ${counts.expected}; lost ${counts.lost.length}, duplicated ${counts.duplicated.length}, unknown ${counts.foreign.length}`,
-        `order: ${order.inOrder} of ${order.pairs} sender-recipient pairs received in the order the sender's appends landed${order.inOrder < order.pairs ? " (known defect, not asserted)" : ""}; ${order.inSendOrder} of ${order.pairs} also in the model's call order (pi runs the 20 calls of one reply in parallel)`,
+        `order: ${order.inOrder} of ${order.pairs} sender-recipient pairs received in the order the sender's appends landed; ${order.inSendOrder} of ${order.pairs} also in the model's call order (pi runs the 20 calls of one reply in parallel)`,
         `leader model turns during the burst: ${leaderAfter - leaderCalls}; leader requests showing peer mail: ${leakedToLeader}`,
         `burst delivered in ${burstSeconds} s`,
       ],
@@ -129,7 +128,7 @@ describe("peer mail burst", () => {
     expect(counts.lost).toEqual([]);
     expect(counts.duplicated).toEqual([]);
     expect(counts.foreign).toEqual([]);
-    if (!KNOWN_DEFECTS.mailOrderAcrossWakes) expect(order.inOrder).toBe(order.pairs);
+    expect(order.inOrder).toBe(order.pairs);
     expect(leaderAfter).toBe(leaderCalls);
     expect(leakedToLeader).toBe(0);
   });
