@@ -1,7 +1,7 @@
 /**
  * Fault suite, case 3: a process killed while it writes board.json. A child runs the leader's
  * real writer (tests/faults/fixtures/board-writer.ts: BoardSnapshots, write-file-atomic) in a
- * loop of back-to-back writes of a 200-task board; the test SIGKILLs it at a random moment,
+ * loop of back-to-back writes of a 100-task board; the test SIGKILLs it at a random moment,
  * checks that board.json parses as a whole board whose revision is the one before the child or
  * one the child wrote, and starts the next child on the same file (which reads it like a leader
  * at start). KILLS kills in two lanes (two boards) at once.
@@ -23,7 +23,7 @@ import { parseBoardFile } from "../../src/board/index.ts";
 import { FIGURES_DIR, recordFigures, secondsSince, seededRandom } from "./support/figures.ts";
 
 const KILLS = Number(process.env.FAULTS_WRITE_KILLS ?? 1000);
-const LANES = 2;
+const LANES = Number(process.env.FAULTS_WRITE_LANES ?? 2);
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
 const BUILD = join(FIGURES_DIR, "..", "faults-build");
 const BUNDLE = join(BUILD, "board-writer.cjs");
@@ -95,7 +95,7 @@ async function lane(kills: number, rnd: ReturnType<typeof seededRandom>): Promis
       const loaded = await w.ready;
       out.startMs += Date.now() - tk;
       if (w.moved()) out.movedAside++;
-      await new Promise((r) => setTimeout(r, rnd.int(0, 40)));
+      await new Promise((r) => setTimeout(r, rnd.int(0, 30)));
       w.child.kill("SIGKILL");
       await w.child;
       out.kills++;
@@ -106,7 +106,7 @@ async function lane(kills: number, rnd: ReturnType<typeof seededRandom>): Promis
         continue;
       }
       const rev = parsed.file.revision;
-      const whole = parsed.file.tasks.length === 200;
+      const whole = parsed.file.tasks.length === 100;
       if (whole && rev >= loaded && rev >= previous) out.parsed++;
       else out.failures.push(`kill ${i}: revision ${rev} (loaded ${loaded}, previous ${previous}), ${parsed.file.tasks.length} tasks`);
       if (rev === loaded) out.unchanged++;
@@ -136,7 +136,7 @@ describe("kill while writing board.json", () => {
       seconds: secondsSince(t0),
       seed: rnd.seed,
       lines: [
-        `${sum((l) => l.kills)} kills of the real writer (BoardSnapshots + write-file-atomic, 200 tasks, about 69 KB per write) in ${LANES} lanes, each at a random 0-40 ms after the writer was ready`,
+        `${sum((l) => l.kills)} kills of the real writer (BoardSnapshots + write-file-atomic, 100 tasks, about 35 KB per write) in ${LANES} lanes, each at a random 0-30 ms after the writer was ready`,
         `board.json parsed as a whole board after ${sum((l) => l.parsed)} of ${sum((l) => l.kills)} kills; failures: ${failures.length}; moved aside as corrupt by the next reader: ${sum((l) => l.movedAside)}`,
         `the old revision survived ${sum((l) => l.unchanged)} kills (killed before its first write finished); a newer one ${newer}; writer notes (failed writes): ${notes.length}`,
         `temp files (board.json.<n>) left behind by killed writes: ${sum((l) => l.tempLeft)}; nothing removes them`,
