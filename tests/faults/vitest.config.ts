@@ -15,5 +15,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // One worker process for all files: each file starts its own pis anyway, and a fresh worker
+    // per file only adds its start-up.
+    pool: "forks",
+    poolOptions: { forks: { singleFork: true } },
   },
 });
