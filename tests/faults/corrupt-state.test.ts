@@ -1,7 +1,8 @@
 /**
  * Fault suite, case 6: state corrupted under a running team (real leader and teammate pis).
- * While alice streams ten reports, half a line is appended to her outbox; while bob mails
- * alice, roster.json is cut in half and half a line is appended to alice's inbox; a garbage
+ * While alice streams ten reports, half a line is appended to her outbox; before bob mails
+ * alice, roster.json is cut in half (his sends are refused until a roster change rewrites it)
+ * and half a line is appended to alice's inbox; a garbage
  * file lands among the claim intents while alice claims a task. Each must give one clear note
  * (harness.log, or the failing tool's own result) naming the file, and nothing else may be
  * lost: every report and every accepted peer message arrives once, the claim is answered.
@@ -52,7 +53,10 @@ describe("corrupted state while the team runs", () => {
         await truncate(roster, Math.floor((await readFile(roster)).length / 2));
         await appendFile(join(runtime, "inbox", "alice.jsonl"), '{"v":1,"id":"half-an-inbox-line","from":"bob",', { mode: 0o600 });
       }
-      return { toolCalls: [{ name: "send_message", arguments: { to: "alice", message: `P-bob-${k}` } }] };
+      // Before the corruption bob reports to the leader: peer mail would wake alice, and her
+      // status change would make the leader rewrite the roster before bob's next send.
+      const to = !step.corrupted && k < 2 ? "leader" : "alice";
+      return { toolCalls: [{ name: "send_message", arguments: { to, message: `P-bob-${k}` } }] };
     };
     team = await startTeam({
       agents: AGENTS,
@@ -111,11 +115,12 @@ describe("corrupted state while the team runs", () => {
     const inboxNotes = notes("inbox/alice.jsonl");
     const intentNotes = notes("aaa-garbage.json");
     const rosterNotes = notes("roster");
-    const reports = reportBodies(t.leader.customMessages()).map((b) => /R-alice-\d+/.exec(b)?.[0] ?? "?");
-    const sends = t.model.callsOf("bob").flatMap((c) => (c.reply?.toolCalls ?? []).map((tc) => String(tc.arguments.message)));
+    const reports = reportBodies(t.leader.customMessages()).filter((b) => b.includes('from="alice"')).map((b) => /R-alice-\d+/.exec(b)?.[0] ?? "?");
+    const sends = t.model.callsOf("bob").flatMap((c) => (c.reply?.toolCalls ?? []).map((tc) => ({ to: String(tc.arguments.to), body: String(tc.arguments.message) })));
     const results = toolResultsSeen(t.model, "bob", "send_message");
-    const accepted = sends.filter((_, i) => results[i]?.startsWith("queued:"));
-    const refusedBodies = sends.filter((_, i) => !results[i]?.startsWith("queued:"));
+    const peerSends = sends.map((x, i) => ({ ...x, result: results[i] ?? "" })).filter((x) => x.to === "alice");
+    const accepted = peerSends.filter((x) => x.result.startsWith("queued:")).map((x) => x.body);
+    const refusedBodies = peerSends.filter((x) => !x.result.startsWith("queued:")).map((x) => x.body);
     const peerSeen = mailInCall(t.model.callsOf("alice").at(-1)).filter((m) => m.body.startsWith("P-bob-")).map((m) => m.body);
     const once = (want: string[], seen: string[]) => want.every((w) => seen.filter((x) => x === w).length === want.filter((x) => x === w).length);
     const claim = toolResultsSeen(t.model, "alice", "task_claim")[0] ?? "";
@@ -127,7 +132,7 @@ describe("corrupted state while the team runs", () => {
       seconds: secondsSince(t0),
       lines: [
         `half a line in alice's outbox between her 3rd and 4th report: ${outboxNotes.length} note; reports delivered ${reports.length} of ${REPORTS}, each once: ${once(wantReports, reports)}`,
-        `roster.json cut in half while bob mails alice: ${refused.length} of bob's sends refused; the answer starts with "\"alice\" is not a living teammate. Living teammates: (none)" and only then says the roster could not be read (no harness.log note: the leader does not read the roster; its next change rewrites it)`,
+        `roster.json cut in half before bob mails alice: ${refused.length} of his ${PEERS - 2} peer sends refused until a roster change rewrote it${refused.length > 0 ? '; each answer starts with "\"alice\" is not a living teammate. Living teammates: (none)" and only then says the roster could not be read' : ""}; no harness.log note (the leader never reads the roster)`,
         `half a line in alice's inbox: ${inboxNotes.length} note; bob's accepted messages delivered once each: ${once(accepted, peerSeen)} (${accepted.length} accepted, ${peerSeen.length} seen)`,
         `a garbage file among the claim intents: ${intentNotes.length} note, set aside to claims/invalid/; alice's claim answered: ${claim.startsWith("Claimed task corrupt-task")}`,
       ],
@@ -146,6 +151,7 @@ describe("corrupted state while the team runs", () => {
     expect(inboxNotes).toHaveLength(1);
     expect(inboxNotes[0]).toContain("skipped");
     expect([...peerSeen].sort()).toEqual([...accepted].sort());
+    expect(refused).toHaveLength(PEERS - 2);
     for (const r of refused) expect(r).toMatch(/the roster could not be read: roster \S*roster\.json: not valid JSON/);
     expect(rosterNotes.filter((l) => !l.includes("queued"))).toEqual([]);
     expect(intentNotes).toHaveLength(1);
