@@ -90,7 +90,8 @@ describe("SIGKILL of the leader mid-burst", () => {
     const stats = { kills: 0, survivors: 0, exitMs: [] as number[], heldAtKill: 0, unparsed: [] as string[], notCleared: [] as string[], lists: 0 };
     let boardPath = "";
     const orphans: Promise<void>[] = [];
-    for (let r = 1; r <= ROUNDS; r++) {
+    // One resume more than kills: the last kill's board is checked by a resumed leader too.
+    for (let r = 1; r <= ROUNDS + 1; r++) {
       round.now = r;
       if (r > 1) {
         // Resume: a new leader on the same session file; it must show every held task as pending.
@@ -103,6 +104,7 @@ describe("SIGKILL of the leader mid-burst", () => {
         stats.lists++;
         if (/\[(claimed|in_review|parked)\]/.test(list) || !list.includes(`${2 * (r - 1)} tasks`)) stats.notCleared.push(`round ${r}: ${list.split("\n").slice(0, 3).join(" / ")}`);
       }
+      if (r > ROUNDS) break;
       const spawnsBefore = t.toolEnds("teammate_spawn").length;
       const callsBefore = t.model.calls.length;
       await t.leader.prompt(`BURST ${r}`);
@@ -145,6 +147,7 @@ describe("SIGKILL of the leader mid-burst", () => {
     });
     expect(stats.survivors).toBe(0);
     expect(stats.unparsed).toEqual([]);
+    expect(stats.lists).toBe(ROUNDS);
     expect(stats.notCleared).toEqual([]);
   });
 });
