@@ -124,7 +124,7 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
     effects.push({ type: "mail_delivered", via: sending.kind === "wake" || e.started ? "wake" : "steer", records: sending.mail });
   }
   let next: Living = withLife(s, life);
-  if (next.phase === "idle" && (sending.kind === "wake" || sending.kind === "reminder")) {
+  if (next.phase === "idle" && (sending.kind === "wake" || sending.kind === "reminder" || e.started === true)) {
     next = { phase: "working", life, runError: undefined };
     effects.push({ type: "write_roster" });
   }

@@ -94,6 +94,12 @@ export interface Reply {
   delayMs?: number;
   error?: string;
   status?: number;
+  /**
+   * Characters per stream delta of the text and of each tool call's arguments (default 16). Pi
+   * re-sends the whole partial message on every delta, so a multi-megabyte argument needs large
+   * deltas (the fault suite's bad-input matrix sends 3 MB messages in 1 MB deltas).
+   */
+  chunkSize?: number;
 }
 
 /** Decides the reply to a call. A throw answers HTTP 500 with the error's message. */
@@ -213,7 +219,7 @@ function streamReply(res: ServerResponse, call: ModelCall, reply: Reply, include
 
   let out = delta({ role: "assistant", content: "" });
   const text = reply.text ?? "";
-  for (const p of pieces(text)) out += delta({ content: p });
+  for (const p of pieces(text, reply.chunkSize)) out += delta({ content: p });
   const calls = reply.toolCalls ?? [];
   calls.forEach((tc, index) => {
     const args = JSON.stringify(tc.arguments ?? {});
@@ -221,7 +227,7 @@ function streamReply(res: ServerResponse, call: ModelCall, reply: Reply, include
     out += delta({
       tool_calls: [{ index, id: callId, type: "function", function: { name: tc.name, arguments: "" } }],
     });
-    for (const p of pieces(args)) out += delta({ tool_calls: [{ index, function: { arguments: p } }] });
+    for (const p of pieces(args, reply.chunkSize)) out += delta({ tool_calls: [{ index, function: { arguments: p } }] });
   });
   out += delta({}, calls.length > 0 ? "tool_calls" : "stop");
   if (includeUsage) {

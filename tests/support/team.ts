@@ -164,6 +164,8 @@ export async function startTeam(opts: {
   envOptions?: Pick<PiEnvOptions, "settings" | "extraModels">;
   /** Answers the leader's dialogs (default: cancelled at once). */
   leaderUi?: AnswerUi;
+  /** The leader's extra CLI arguments, replacing the default `--no-session` (see `startLeader`). */
+  leaderArgs?: string[];
 }): Promise<Team> {
   const scripts = new Map(Object.entries(opts.scripts ?? {}));
   const model = await startScriptedModel({ handler: (c) => (scripts.get(c.agent) ?? (() => ({ text: "ok" })))(c) });
@@ -172,7 +174,11 @@ export async function startTeam(opts: {
   let leader: Leader | undefined;
   try {
     await writeAgents(env, opts.agents);
-    leader = await startLeader(env, { ...(opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {}), ...(opts.leaderUi ? { answerUi: opts.leaderUi } : {}) });
+    leader = await startLeader(env, {
+      ...(opts.leaderEnv ? { extraEnv: opts.leaderEnv } : {}),
+      ...(opts.leaderUi ? { answerUi: opts.leaderUi } : {}),
+      ...(opts.leaderArgs ? { args: opts.leaderArgs } : {}),
+    });
   } catch (error) {
     await model.close();
     await env.cleanup();
