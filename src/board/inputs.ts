@@ -127,7 +127,7 @@ export const SUBJECT_MAX_CHARS = 200;
 function optionalString(field: string, value: unknown, maxBytes?: number): InputResult<string | undefined> {
   if (value === undefined || value === null) return { ok: true, value: undefined };
   if (typeof value !== "string") return bad(field, value, "a string");
-  if (maxBytes !== undefined && messageBytes(value) > maxBytes) return bad(field, value, `a string of at most ${maxBytes.toLocaleString("en-US")} bytes (as JSON, UTF-8), the limit of every message`);
+  if (maxBytes !== undefined && messageBytes(value) > maxBytes) return bad(field, value, `a string of at most ${maxBytes} bytes (as JSON, UTF-8), the limit of every message`);
   return { ok: true, value };
 }
 

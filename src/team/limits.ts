@@ -27,7 +27,7 @@ export function messageBytes(body: string): number {
 export function messageSizeProblem(tool: string, field: string, body: string): string | undefined {
   const bytes = messageBytes(body);
   if (bytes <= MESSAGE_MAX_BYTES) return undefined;
-  return `${tool}: ${field} is ${bytes.toLocaleString("en-US")} bytes (as JSON, UTF-8); every message may be at most ${MESSAGE_MAX_BYTES.toLocaleString("en-US")} bytes. Nothing was sent: shorten it, or put the detail in a file and send its path.`;
+  return `${tool}: ${field} is ${bytes} bytes (as JSON, UTF-8); every message may be at most ${MESSAGE_MAX_BYTES} bytes (48 KiB). Nothing was sent: shorten it, or put the detail in a file and send its path.`;
 }
 
 /**

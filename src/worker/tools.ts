@@ -44,25 +44,27 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: B
       'The only messaging tool. To "leader": a report (status "completed" or "failed" for your one terminal report, which ends your turn; omit status for an intermediate report). To a teammate\'s name: peer mail (no status). Result "queued" means written, not read.',
     parameters: SendMessageParams,
     async execute(_id, params) {
+      // A report needs no roster, so it is judged before any await: parallel calls in one answer
+      // see each other's claim on the answer's one report.
       const toLeader = params.to.trim().toLowerCase() === "leader";
-      if (toLeader && reportedIn === turn) {
-        const text = 'send_message refused: this answer already sent its one report to "leader"; at most one report per answer. Nothing was sent: put everything into one report, or send the next one in a later answer.';
-        // After a terminal report the run must still end: Pi ends it only if every result of the batch terminates.
-        if (terminalIn === turn) return { content: [{ type: "text", text }], details: { to: "leader", result: "refused" as const }, terminate: true };
-        throw new TeamError("invalid_input", text);
-      }
-      const before = { reportedIn, terminalIn };
-      if (toLeader) {
-        reportedIn = turn; // claimed before any await, so parallel calls cannot both pass
-        if (params.status === "completed" || params.status === "failed") terminalIn = turn;
-      }
-      const roster = await readRosterFile(layout.roster);
-      const living = roster.ok ? livingNames(roster.value) : [];
-      const route = routeFromWorker(me.name, params, living);
-      if (route.kind === "error") {
-        if (toLeader) ({ reportedIn, terminalIn } = before); // nothing was sent: the answer may still report
-        const why = roster.ok ? "" : ` (the roster could not be read: ${roster.message})`;
-        throw new TeamError("invalid_input", route.message + why);
+      let route = toLeader ? routeFromWorker(me.name, params, []) : undefined;
+      if (route?.kind === "error") throw new TeamError("invalid_input", route.message);
+      if (route?.kind === "report") {
+        if (reportedIn === turn) {
+          const text = 'send_message refused: this answer already sent its one report to "leader"; at most one report per answer. Nothing was sent: put everything into one report, or send the next one in a later answer.';
+          // After a terminal report the run must still end: Pi ends it only if every result of the batch terminates.
+          if (terminalIn === turn) return { content: [{ type: "text", text }], details: { to: "leader", result: "refused" as const }, terminate: true };
+          throw new TeamError("invalid_input", text);
+        }
+        reportedIn = turn;
+        if (route.terminal) terminalIn = turn;
+      } else {
+        const roster = await readRosterFile(layout.roster);
+        route = routeFromWorker(me.name, params, roster.ok ? livingNames(roster.value) : []);
+        if (route.kind === "error") {
+          const why = roster.ok ? "" : `send_message: the roster could not be read (${roster.message}), so no living teammate is known. `;
+          throw new TeamError("invalid_input", why + route.message);
+        }
       }
       const reopen = params.reopen ? " Note: reopen is for the leader and was ignored." : "";
       if (route.kind === "report") {

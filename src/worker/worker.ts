@@ -7,7 +7,7 @@ import { readSpawnKey } from "./spawn-key.ts";
 import { registerWorkerTools } from "./tools.ts";
 
 /** After the leader's pipe closes, how long a teammate may finish up before it exits, in ms. */
-export const ORPHAN_EXIT_MS = 3000;
+export const ORPHAN_EXIT_MS = 1500;
 
 /**
  * The teammate side of the extension: its spawn key (read once from the leader's pipe), its tools, its edit guards (src/worker/edit-guards.ts: all

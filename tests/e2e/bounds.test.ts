@@ -101,10 +101,10 @@ describe("bounds", () => {
       for (const prompt of ["KICKOFF", "STEER", "QUEUE"]) await team.run(prompt);
       const ends = team.toolEnds().filter((t) => (t.args.prompt ?? t.args.message) === huge);
       expect(ends.map((t) => t.toolName)).toEqual(["teammate_spawn", "send_message", "send_message"]);
-      const limit = `every message may be at most ${MESSAGE_MAX_BYTES.toLocaleString("en-US")} bytes. Nothing was sent`;
+      const limit = `every message may be at most ${MESSAGE_MAX_BYTES} bytes (48 KiB). Nothing was sent`;
       for (const t of ends) {
         expect(t.isError, t.text).toBe(true);
-        expect(t.text).toContain(`is ${(MESSAGE_MAX_BYTES + 102).toLocaleString("en-US")} bytes (as JSON, UTF-8)`);
+        expect(t.text).toContain(`is ${MESSAGE_MAX_BYTES + 102} bytes (as JSON, UTF-8)`);
         expect(t.text).toContain(limit);
       }
       expect(team.model.calls.some((c) => c.agent !== "leader" && c.lastUser.includes(huge.slice(0, 1000)))).toBe(false);

@@ -19,22 +19,7 @@ import { leaderRows, workerRows } from "./support/matrix-rows.ts";
  * them; until then the test only asserts that they are answered and nothing crashes. A row
  * here that turns clear is printed, so the list can shrink.
  */
-export const KNOWN_GAPS: Record<string, string> = {
-  ...Object.fromEntries(["ghost", "slash", "65", "leader", "unicode"].map((k) => [`L-shutdown-${k}`, "does not name the field `name`"])),
-  ...Object.fromEntries(["ghost", "slash", "dotdot", "65", "leader", "task-board", "unicode"].map((k) => [`L-send-to-${k}`, "does not name the field `to`"])),
-  ...Object.fromEntries(["ghost", "slash", "dotdot", "65", "task-board", "unicode", "self"].map((k) => [`W-send-to-${k}`, "does not name the field `to`"])),
-  "L-send-big-idle": "answers `queued` while the inbox append refused the 3 MiB record: the message is dropped (a harness.log note only)",
-  "L-create-depends-unknown": "does not name the field `dependsOn`",
-  "L-create-depends-string-unknown": "does not name the field `dependsOn`",
-  "L-create-depends-numbers": "does not name the field `dependsOn`",
-  "L-create-supersedes-unknown": "does not name the field `supersedes`",
-  "L-create-resources-dotdot": "does not name the field `resources`",
-  "L-create-resources-abs": "does not name the field `resources`",
-  "L-create-resources-glob": "does not name the field `resources`",
-  "L-create-subject-big": "a 3 MiB subject is accepted (no size limit) and the result echoes it whole",
-  ...Object.fromEntries(["claim-ghost", "claim-slash", "claim-dotdot", "claim-unicode", "submit-ghost", "submit-not-holder"].map((k) => [`W-${k}`, "does not name the field `taskId`"])),
-  "W-submit-status-bad": "pi's schema answer names only \"completed\" as expected, not \"failed\"",
-};
+export const KNOWN_GAPS: Record<string, string> = {};
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 

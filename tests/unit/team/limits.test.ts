@@ -12,16 +12,16 @@ describe("the one message limit", () => {
   it("names the tool, field, size and limit, and passes what fits", () => {
     expect(messageSizeProblem("send_message", "message", "x".repeat(MESSAGE_MAX_BYTES - 2))).toBeUndefined();
     expect(messageSizeProblem("teammate_spawn", "prompt", "x".repeat(MESSAGE_MAX_BYTES - 1))).toBe(
-      "teammate_spawn: prompt is 49,153 bytes (as JSON, UTF-8); every message may be at most 49,152 bytes. Nothing was sent: shorten it, or put the detail in a file and send its path.",
+      "teammate_spawn: prompt is 49153 bytes (as JSON, UTF-8); every message may be at most 49152 bytes (48 KiB). Nothing was sent: shorten it, or put the detail in a file and send its path.",
     );
   });
 
   it("is applied by both routes", () => {
     const huge = "x".repeat(MESSAGE_MAX_BYTES);
-    expect(routeFromWorker("alice", { to: "leader", message: huge }, ["alice"])).toMatchObject({ kind: "error", message: expect.stringContaining("at most 49,152 bytes") });
+    expect(routeFromWorker("alice", { to: "leader", message: huge }, ["alice"])).toMatchObject({ kind: "error", message: expect.stringContaining("at most 49152 bytes") });
     expect(routeFromWorker("alice", { to: "bob", message: huge }, ["alice", "bob"])).toMatchObject({ kind: "error" });
     const roster = new Map([["bob", { name: "bob", status: "working" as const }]]);
-    expect(routeFromLeader({ to: "bob", message: huge }, roster)).toMatchObject({ kind: "error", message: expect.stringContaining("at most 49,152 bytes") });
+    expect(routeFromLeader({ to: "bob", message: huge }, roster)).toMatchObject({ kind: "error", message: expect.stringContaining("at most 49152 bytes") });
   });
 });
 
