@@ -4,7 +4,7 @@
  * aside, never overwritten), then writes changed revisions atomically, coalesced by the
  * `SnapshotScheduler`, and the last one at close.
  */
-import { readFile, rename } from "node:fs/promises";
+import { readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { parseBoardFile, SnapshotScheduler, type BoardFile } from "../board/index.ts";
@@ -39,9 +39,16 @@ export class BoardSnapshots {
     this.#o = options;
   }
 
-  /** Reads and parses board.json (R58, R60, L8); a corrupt file is moved aside and reported. */
+  /**
+   * Reads and parses board.json (R58, R60, L8); a corrupt file is moved aside and reported.
+   * First removes the temp files of writes a killed leader left half done (write-file-atomic
+   * names them `board.json.<n>`): this leader holds the session lock, so none is in flight.
+   */
   async read(): Promise<SnapshotRead> {
     const path = this.#o.layout.board;
+    const left = (await readdir(this.#o.layout.root).catch(() => [])).filter((f) => /^board\.json\.\d+$/.test(f));
+    await Promise.all(left.map((f) => rm(join(this.#o.layout.root, f), { force: true })));
+    if (left.length > 0) this.#o.note(`removed ${left.length} temp file(s) of board.json writes a killed leader left half done`);
     let text: string;
     try {
       text = await readFile(path, "utf8");

@@ -139,7 +139,7 @@ describe("kill while writing board.json", () => {
         `${sum((l) => l.kills)} kills of the real writer (BoardSnapshots + write-file-atomic, 100 tasks, about 35 KB per write) in ${LANES} lanes, each at a random 0-30 ms after the writer was ready`,
         `board.json parsed as a whole board after ${sum((l) => l.parsed)} of ${sum((l) => l.kills)} kills; failures: ${failures.length}; moved aside as corrupt by the next reader: ${sum((l) => l.movedAside)}`,
         `the old revision survived ${sum((l) => l.unchanged)} kills (killed before its first write finished); a newer one ${newer}; writer notes (failed writes): ${notes.length}`,
-        `temp files (board.json.<n>) left behind by killed writes: ${sum((l) => l.tempLeft)}; nothing removes them`,
+        `temp files (board.json.<n>) left behind by killed writes: ${sum((l) => l.tempLeft)} (the next leader removes them when it loads the board)`,
         `revisions reached: ${writes} (board ops; the writer coalesces them into fewer writes); a child took ${Math.round(sum((l) => l.startMs) / Math.max(1, sum((l) => l.kills)))} ms on average from spawn to ready`,
       ],
     });
