@@ -5,6 +5,7 @@ import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
 import { WorktreeLocks, captureWorktree } from "../isolation/index.ts";
+import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 import { routeFromLeader, type SendRequest } from "../team/routing.ts";
@@ -38,6 +39,8 @@ export class LeaderHarness implements TeamActivity {
   #lock: SessionLock | undefined;
   /** Manual and automatic compaction of teammates' contexts (issue 8). */
   readonly #compactor: Compactor<Member>;
+  /** The worker bundle children load (checked, or rebuilt, once from `start`); undefined: the sources. */
+  #workerBundle: Promise<string | undefined> = Promise.resolve(undefined);
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = {
@@ -75,6 +78,8 @@ export class LeaderHarness implements TeamActivity {
     const { layout } = this.#o;
     await ensurePrivateDir(layout.root);
     this.#lock = await acquireSessionLock(layout.lock, layout.root);
+    // In the background (a few ms when fresh, a rebuild ~100 ms): a spawn waits for it.
+    this.#workerBundle = ensureWorkerBundle(this.#o.packageDir, (text) => this.#team.note(text));
     for (const dir of [layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
     this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#team.onFileChange(path), {
       safetyPollMs: this.#o.safetyPollMs,
@@ -134,6 +139,7 @@ export class LeaderHarness implements TeamActivity {
         roles: this.roles,
         discover: () => this.discover(),
         watchExit: (m) => this.#watchExit(m),
+        workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
       this.#team.hook(() => this.#o.onSpawnEnded?.());

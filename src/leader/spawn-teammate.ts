@@ -28,6 +28,8 @@ export interface SpawnDeps {
   discover(): Promise<AgentDiscovery>;
   /** Watches the child's close: captures its worktree, then marks the member closed. */
   watchExit(m: Member): void;
+  /** The fresh worker bundle the child loads (src/process/worker-bundle.ts); undefined: the sources. */
+  workerBundle(): Promise<string | undefined>;
 }
 
 /** The role, grant, model and kickoff a spawn request resolved to, before anything exists. */
@@ -110,6 +112,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     throw error;
   }
   await team.touchRoster();
+  const workerBundle = await d.workerBundle();
   const plan = planSpawn({
     name: req.name,
     spawnId,
@@ -123,6 +126,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     leaderPid: process.pid,
     project: o.cwd,
     ...(m.worktree ? { worktree: m.worktree.dir } : {}),
+    ...(workerBundle ? { workerBundle } : {}),
   });
   try {
     const answerUi = o.answerUi;
