@@ -23,8 +23,9 @@ export * from "./harness-types.ts";
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns,
  * messages and stops teammates. What happens to each teammate is decided by the pure lifecycle
  * (src/team/lifecycle.ts) and carried out by the `TeamDriver` (event queue per teammate plus
- * effect executor) this object owns. Driven by RPC and chokidar events with a slow safety poll
- * (W6). All state lives in these objects; once closed they ignore every callback (L29).
+ * effect executor) this object owns. Driven by RPC and chokidar events; the safety net for a
+ * dropped watch event is event-driven too (src/leader/mail-hints.ts), so an idle team runs no
+ * timer (W6). All state lives in these objects; once closed they ignore every callback (L29).
  */
 export class LeaderHarness implements TeamActivity {
   readonly #o: ResolvedHarnessOptions;
@@ -45,7 +46,7 @@ export class LeaderHarness implements TeamActivity {
   constructor(options: LeaderHarnessOptions) {
     this.#o = {
       now: Date.now,
-      safetyPollMs: 5000,
+      safetyPollMs: 0,
       readyTimeoutMs: 30_000,
       stopGraceMs: 3000,
       heartbeat: { stallMs: 0, silentMs: 0 },
