@@ -35,7 +35,7 @@ const TEAM = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"
 async function run(w: World): Promise<LeaderResults> {
   const started = Date.now();
   const loadBefore = loadavg();
-  const bare = startBarePi(w);
+  const bare = await startBarePi(w);
   let idle: LeaderResults["idle"];
   try {
     idle = await measureIdle(w, bare, { settleMs: SETTLE_MS, windowMs: IDLE_MS, sliceMs: 5000, team: TEAM });

@@ -6,7 +6,8 @@
  * long enough for V8's memory reducer, which runs one major GC some 20-30 s after a process's
  * allocation rate drops (in bare pi too), to be done; the rest's CPU is kept as well.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { spawnPiChild } from "../../src/process/index.ts";
 import { cpuMs } from "./cpu.ts";
 import { bareTag, pause, ROLE, type World } from "./world.ts";
 
@@ -40,20 +41,22 @@ export interface BarePi {
   stop(): Promise<void>;
 }
 
-/** Starts `pi --mode rpc --no-session --no-extensions` in the world's env; its prompts name it `bare-idle`. */
-export function startBarePi(w: World): BarePi {
-  const child: ChildProcess = spawn(process.execPath, [w.env.piCli, "--mode", "rpc", "--no-session", "--no-extensions"], {
-    cwd: w.env.cwd,
-    env: w.env.env,
-    stdio: ["pipe", "ignore", "ignore"],
+/**
+ * Starts `pi --mode rpc --no-session --no-extensions` in the world's env (its prompts name it
+ * `bare-idle`) and resolves once it is ready, so its start-up falls before the rests, as the
+ * leader's does.
+ */
+export async function startBarePi(w: World): Promise<BarePi> {
+  const proc = await spawnPiChild({
+    piCli: w.env.piCli, args: ["--mode", "rpc", "--no-session", "--no-extensions"], cwd: w.env.cwd, env: w.env.env,
+    stderrLog: join(w.env.root, "bare-idle.log"), label: "bare-idle",
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await proc.waitReady(30_000);
   return {
-    pid: child.pid!,
-    prompt: (text) => void child.stdin!.write(`${JSON.stringify({ type: "prompt", message: `${text} ${bareTag("bare-idle")}` })}\n`),
+    pid: proc.pid,
+    prompt: (text) => void proc.child.prompt(`${text} ${bareTag("bare-idle")}`, { streamingBehavior: "followUp" }).catch(() => undefined),
     async stop() {
-      child.stdin!.end();
-      await exited;
+      await proc.stop({ abortFirst: false });
     },
   };
 }
