@@ -1,21 +1,39 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { readIdentity } from "./team/identity.ts";
+import { ENV, readIdentity } from "./team/identity.ts";
 
 /**
  * Composition root. Our own environment variables say which side this process is: a teammate
  * (set by teammate_spawn), a one-shot reviewer (tools only, no team), or else the leader.
  * Nothing starts here; each side starts its resources in `session_start` (style practice 1).
  * Each side is imported only when this process is that side: every module a child loads adds
- * to each teammate's spawn time, and a teammate never needs the harness, the board or chokidar
- * (bench/route-latency.ts, docs/benchmarks.md "Spawn to ready"). Pi awaits the factory.
+ * to each teammate's spawn time. A teammate never loads the harness or the board host; it loads
+ * its worker side as one prebuilt module when the leader found one fresh (src/process/worker-bundle.ts),
+ * and chokidar only at its first board decision (bench/leader-pi.ts, docs/benchmarks.md). Pi awaits the factory.
  */
 export default async function extension(pi: ExtensionAPI): Promise<void> {
   const me = readIdentity(process.env);
   if (me.role === "worker") {
-    const { registerWorker } = await import("./worker/worker.ts");
+    const { registerWorker } = await loadWorker(process.env[ENV.workerBundle]);
     registerWorker(pi, me);
   } else if (me.role === "leader") {
     const { registerLeader } = await import("./leader/leader.ts");
     registerLeader(pi);
   }
+}
+
+type WorkerModule = typeof import("./worker/worker.ts");
+
+/**
+ * The worker side: the bundle at `bundle` (built from these very sources), else the sources. A
+ * bundle that fails to load is said on stderr (the teammate's log) and the sources load instead.
+ */
+async function loadWorker(bundle: string | undefined): Promise<WorkerModule> {
+  if (bundle) {
+    try {
+      return (await import(bundle)) as WorkerModule;
+    } catch (error) {
+      process.stderr.write(`pi-resident-teams: the worker bundle ${bundle} did not load (${error instanceof Error ? error.message : String(error)}); loading src/worker instead\n`);
+    }
+  }
+  return import("./worker/worker.ts");
 }

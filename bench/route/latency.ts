@@ -15,7 +15,11 @@ import type { Hit, Via } from "./probe.ts";
 import { waitUntil } from "./stats.ts";
 import type { Team } from "./team.ts";
 
-/** A record that was not delivered within this budget counts as lost (the safety poll is 5 s). */
+/**
+ * A record that was not delivered within this budget counts as lost. These records are appended by
+ * this process, not by a teammate's send_message, so only the watch can deliver them (the harness's
+ * event-driven safety net hears of a teammate's sends only).
+ */
 const DELIVERY_BUDGET_MS = 15_000;
 
 /** Samples of one run. */

@@ -190,8 +190,11 @@ export function renderSection(r: Results): string {
   ].join("\n");
 }
 
-/** Replaces (or appends) this section in docs/benchmarks.md, leaving every other section as it is. */
-export function writeSection(section: string): void {
+/**
+ * Replaces (or appends) the section titled `title` (its "## " line) in docs/benchmarks.md,
+ * leaving every other section as it is.
+ */
+export function writeSection(section: string, title: string = SECTION_TITLE): void {
   const path = new URL("../../docs/benchmarks.md", import.meta.url);
   let text: string;
   try {
@@ -199,7 +202,7 @@ export function writeSection(section: string): void {
   } catch {
     text = "# Benchmarks\n\nFigures measured by the scripts in bench/; each section says how to reproduce it.\n";
   }
-  const start = text.indexOf(`\n${SECTION_TITLE}\n`);
+  const start = text.indexOf(`\n${title}\n`);
   if (start === -1) {
     text = `${text.trimEnd()}\n\n${section.trimEnd()}\n`;
   } else {

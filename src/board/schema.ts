@@ -64,8 +64,16 @@ export const BoardFileSchema = Type.Object({
 /** A parsed, schema-valid and consistent board.json. */
 export type BoardFile = Static<typeof BoardFileSchema>;
 
-// Compiled once (immutable): a 10,000-task board is checked in milliseconds, not hundreds of them.
-const checker = Compile(BoardFileSchema);
+// Compiled once, at the first parse (immutable after): a 10,000-task board is checked in
+// milliseconds, not hundreds of them. Not at import: compiling takes some 10-40 ms, which every
+// teammate would pay at its start although most never read the board.
+const checker = once(() => Compile(BoardFileSchema));
+
+/** `make()`'s result, made at the first call and returned by every call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
 
 // Compile-time proof that a parsed task is a `Task` (the schema and the type cannot drift apart).
 const asTask = (t: Static<typeof TaskSchema>): Task => t;
@@ -135,8 +143,8 @@ export function parseBoardFile(text: string): BoardParseResult {
         : `board.json has format version ${JSON.stringify(version)}; this build reads version ${BOARD_FORMAT_VERSION}.`,
     );
   }
-  if (!checker.Check(data)) {
-    const problems = checker
+  if (!checker().Check(data)) {
+    const problems = checker()
       .Errors(data)
       .slice(0, 3)
       .map((e) => `${e.instancePath || "/"}: ${e.message}`)

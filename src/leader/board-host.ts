@@ -67,7 +67,7 @@ export class BoardHost implements TeamActivity {
     this.#reviews = new BoardReviews({
       piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
-      changed: () => this.#reviewersChanged(),
+      changed: () => [...this.#activity].forEach((listener) => listener("status")),
       usage: (taskId, u) => this.#o.reviewerUsage?.(taskId, u),
     });
   }
@@ -108,8 +108,9 @@ export class BoardHost implements TeamActivity {
     return () => this.#activity.delete(listener);
   }
 
-  #reviewersChanged(): void {
-    for (const listener of [...this.#activity]) listener("status");
+  /** Scans the intent folders now: a teammate's board call is open (src/leader/board-calls.ts). */
+  rescanIntents(): void {
+    void this.#intents.scan();
   }
 
   /** The board, for views. Read only. */

@@ -74,6 +74,7 @@ export class BoardIntents {
     const { layout } = this.#o;
     await this.#decisions.clear();
     this.#watch = watchDirs([layout.claimsDir, layout.submissionsDir], () => void this.scan(), {
+      safetyPollMs: 0, // no clock: the session rescans while a board call is open (src/leader/board-calls.ts)
       onError: (e) => this.#o.note(`board watcher: ${String(e)}`),
     });
     await this.#watch.ready;

@@ -94,7 +94,11 @@ export interface LeaderHarnessOptions {
   /** Compaction of teammates' contexts (issue 8): the threshold and the feed hook. Default: automatic compaction off. */
   compaction?: CompactionOptions;
   now?: () => number;
-  /** Safety poll of the mail dirs, in ms (only catches missed watch events). Default 5000. */
+  /**
+   * A periodic rescan of the mail dirs, in ms. Default 0 (none): a teammate's finished
+   * send_message rescans the file it wrote (src/leader/mail-hints.ts), which catches a missed
+   * watch event without waking an idle leader.
+   */
   safetyPollMs?: number;
   /** Budget for a child's first `get_state` answer, in ms. Default 30000. */
   readyTimeoutMs?: number;

@@ -5,6 +5,7 @@ import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
 import { WorktreeLocks, captureWorktree } from "../isolation/index.ts";
+import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 import { routeFromLeader, type SendRequest } from "../team/routing.ts";
@@ -22,8 +23,9 @@ export * from "./harness-types.ts";
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns,
  * messages and stops teammates. What happens to each teammate is decided by the pure lifecycle
  * (src/team/lifecycle.ts) and carried out by the `TeamDriver` (event queue per teammate plus
- * effect executor) this object owns. Driven by RPC and chokidar events with a slow safety poll
- * (W6). All state lives in these objects; once closed they ignore every callback (L29).
+ * effect executor) this object owns. Driven by RPC and chokidar events; the safety net for a
+ * dropped watch event is event-driven too (src/leader/mail-hints.ts), so an idle team runs no
+ * timer (W6). All state lives in these objects; once closed they ignore every callback (L29).
  */
 export class LeaderHarness implements TeamActivity {
   readonly #o: ResolvedHarnessOptions;
@@ -38,11 +40,13 @@ export class LeaderHarness implements TeamActivity {
   #lock: SessionLock | undefined;
   /** Manual and automatic compaction of teammates' contexts (issue 8). */
   readonly #compactor: Compactor<Member>;
+  /** The worker bundle children load (checked, or rebuilt, once from `start`); undefined: the sources. */
+  #workerBundle: Promise<string | undefined> = Promise.resolve(undefined);
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = {
       now: Date.now,
-      safetyPollMs: 5000,
+      safetyPollMs: 0,
       readyTimeoutMs: 30_000,
       stopGraceMs: 3000,
       heartbeat: { stallMs: 0, silentMs: 0 },
@@ -75,6 +79,8 @@ export class LeaderHarness implements TeamActivity {
     const { layout } = this.#o;
     await ensurePrivateDir(layout.root);
     this.#lock = await acquireSessionLock(layout.lock, layout.root);
+    // In the background (a few ms when fresh, a rebuild ~100 ms): a spawn waits for it.
+    this.#workerBundle = ensureWorkerBundle(this.#o.packageDir, (text) => this.#team.note(text));
     for (const dir of [layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
     this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#team.onFileChange(path), {
       safetyPollMs: this.#o.safetyPollMs,
@@ -142,6 +148,7 @@ export class LeaderHarness implements TeamActivity {
         roles: this.roles,
         discover: () => this.discover(),
         watchExit: (m) => this.#watchExit(m),
+        workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
       this.#team.hook(() => this.#o.onSpawnEnded?.());

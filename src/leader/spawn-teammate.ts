@@ -29,6 +29,8 @@ export interface SpawnDeps {
   discover(): Promise<AgentDiscovery>;
   /** Watches the child's close: captures its worktree, then marks the member closed. */
   watchExit(m: Member): void;
+  /** The fresh worker bundle the child loads (src/process/worker-bundle.ts); undefined: the sources. */
+  workerBundle(): Promise<string | undefined>;
 }
 
 /** The role, grant, model and kickoff a spawn request resolved to, before anything exists. */
@@ -112,7 +114,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     m.markClosed();
     throw error;
   }
-  await team.touchRoster();
+  // Written while the child starts, awaited before it can be ready: the child first reads the
+  // roster when its extension loads, long after this write, and sees the old file or the new one
+  // whole (renamed into place); the write (fsync) no longer delays every spawn.
+  const rosterWritten = team.touchRoster();
+  const workerBundle = await d.workerBundle();
   const plan = planSpawn({
     name: req.name,
     spawnId,
@@ -126,6 +132,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     leaderPid: process.pid,
     project: o.cwd,
     ...(m.worktree ? { worktree: m.worktree.dir } : {}),
+    ...(workerBundle ? { workerBundle } : {}),
   });
   try {
     const answerUi = o.answerUi;
@@ -156,6 +163,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   }));
   d.watchExit(m);
   try {
+    await rosterWritten;
     await proc.waitReady(o.readyTimeoutMs);
     const sent = kickoff ? team.kickoffSent(m) : undefined;
     // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.

@@ -9,6 +9,7 @@ import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { HeartbeatTimer } from "./heartbeat-timer.ts";
+import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
 import { RosterWriter } from "./roster-writer.ts";
 
@@ -246,6 +247,7 @@ export class TeamDriver implements TeamActivity {
 
   onRpcEvent(m: Member, event: RpcEvent): void {
     this.hook(() => this.#o.onRpcEvent?.(m, event), m);
+    for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
     const events = eventsFromRpc(event);
     if (event.type !== "agent_settled") {
       void this.enqueue(m, () => events);

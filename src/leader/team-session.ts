@@ -9,6 +9,7 @@ import { feedCompaction } from "./compactor.ts";
 import type { Member } from "../team/member.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
+import { BoardCallWatch } from "./board-calls.ts";
 import { BoardHost, type BoardMate } from "./board-host.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
@@ -73,6 +74,8 @@ export class TeamSession {
   readonly #key: string;
   /** Shared by every capture of this session's worktrees: exit captures, spawns, the start-up reclaim. */
   readonly #worktreeLocks = new WorktreeLocks();
+  /** Rescans the board's intent folders while a teammate's board call is open (src/leader/board-calls.ts). */
+  readonly #boardCalls = new BoardCallWatch(() => this.board.rescanIntents());
 
   constructor(o: TeamSessionOptions) {
     const key = sessionKey(o.sessionFile, o.cwd);
@@ -91,6 +94,7 @@ export class TeamSession {
     this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings];
     this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
+    const feed = feedHooks(this.feed);
     this.harness = new LeaderHarness({
       cwd: o.cwd,
       layout,
@@ -110,7 +114,11 @@ export class TeamSession {
         feedDelivery(this.feed, d);
         o.deliver(d);
       },
-      ...feedHooks(this.feed),
+      ...feed,
+      onRpcEvent: (m, event) => {
+        feed.onRpcEvent?.(m, event);
+        this.#boardCalls.observe(m, event);
+      },
       answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
       onLifeline: (m, text) => o.onLifeline?.(m.name, text),
       heartbeat: heartbeat.config,
@@ -118,6 +126,7 @@ export class TeamSession {
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => this.board.offerWork(),
       onGone: (m, reason) => {
+        this.#boardCalls.forget(m);
         m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject }));
         this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
       },
@@ -215,6 +224,7 @@ export class TeamSession {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.#boardCalls.close();
     this.dialogs.close(); // teammates blocked in a dialog get their answer (cancelled) before the stop
     try {
       await this.harness.close();

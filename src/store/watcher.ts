@@ -1,5 +1,5 @@
 import { basename, join, resolve } from "node:path";
-import { type FSWatcher, watch } from "chokidar";
+import type { FSWatcher } from "chokidar";
 import { ensurePrivateDir } from "./fs-modes.ts";
 
 /** Options of {@link watchDirs}; every field has a default. */
@@ -79,6 +79,9 @@ export function watchDirs(dirs: readonly string[], onChange: (path: string) => v
 
   const ready = (async () => {
     for (const root of roots) await ensurePrivateDir(root);
+    // Loaded at the first watch, not with this module: a teammate needs chokidar only when it
+    // waits for a board decision, and loading it would add to every teammate's start.
+    const { watch } = await import("chokidar");
     if (closed) return;
     const active = watch(roots, {
       depth: 0,

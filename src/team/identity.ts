@@ -26,6 +26,11 @@ export const ENV = {
    * blocks `edit`/`write` into it outside the teammate's own worktree.
    */
   project: "PI_TEAMS_PROJECT",
+  /**
+   * Absolute path of the worker side as one prebuilt module (src/process/worker-bundle.ts), set
+   * only when the leader found it fresh. Unset: the teammate loads src/worker/worker.ts.
+   */
+  workerBundle: "PI_TEAMS_WORKER_BUNDLE",
 } as const;
 
 /** Who this process is, read once from the environment. */

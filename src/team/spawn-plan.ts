@@ -43,6 +43,8 @@ export interface SpawnPlanInput {
   worktree?: string;
   /** Absolute path of the shared project (the leader's cwd), passed as ENV.project. */
   project: string;
+  /** The fresh worker bundle the child loads instead of the sources (ENV.workerBundle). */
+  workerBundle?: string;
 }
 
 /**
@@ -75,5 +77,6 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
     [ENV.project]: input.project,
   };
   if (input.worktree) env[ENV.worktree] = input.worktree;
+  if (input.workerBundle) env[ENV.workerBundle] = input.workerBundle;
   return { args, env, tools: input.tools, model };
 }

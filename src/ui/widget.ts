@@ -57,8 +57,8 @@ export class TeamWidget implements Component {
   /**
    * Call when the team may have changed: starts or stops the timer, and redraws only when the
    * widget appears or goes away. Other changes (a new activity line) show at the next tick, so
-   * a streaming teammate costs at most four redraws a second, and the harness's idle safety poll
-   * (which also reports "changed") costs none.
+   * a streaming teammate costs at most four redraws a second, and a change that adds or removes no
+   * row (queue steps, board bookkeeping) costs none.
    */
   changed(): void {
     const was = this.timer !== undefined;

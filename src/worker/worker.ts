@@ -1,10 +1,13 @@
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { TaskClaimParams, TaskListParams, TaskSubmitParams } from "../board/inputs.ts";
 import type { Identity } from "../team/identity.ts";
+import { SendMessageParams } from "../team/send-message-schema.ts";
 import { workerGuidance } from "./guidance.ts";
 import { registerWorkerBoardTools } from "./board-tools.ts";
 import { registerEditGuards } from "./edit-guards.ts";
 import { readSpawnKey } from "./spawn-key.ts";
 import { registerWorkerTools } from "./tools.ts";
+import { warmWhenIdle } from "./warm.ts";
 
 /** After the leader's pipe closes, how long a teammate may finish up before it exits, in ms. */
 export const ORPHAN_EXIT_MS = 1500;
@@ -13,7 +16,8 @@ export const ORPHAN_EXIT_MS = 1500;
  * The teammate side of the extension: its spawn key (read once from the leader's pipe), its tools, its edit guards (src/worker/edit-guards.ts: all
  * of them in the shared tree, the reduced one in a worktree), its system-prompt section, and the rule that
  * a teammate never outlives its leader (R21): when the leader's end of stdin closes (the leader
- * quit or was killed), Pi shuts down on EOF; if a run keeps it alive, it exits anyway.
+ * quit or was killed), Pi shuts down on EOF; if a run keeps it alive, it exits anyway. Once idle
+ * after its start, it has Pi compile its tools' argument validators (src/worker/warm.ts).
  */
 export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "worker" }>): void {
   const key = readSpawnKey(); // from the leader's pipe; only this process holds it (src/mail/seal.ts)
@@ -24,7 +28,20 @@ export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "
   pi.on("before_agent_start", (event) => ({
     systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}) })}`,
   }));
-  pi.on("session_start", () => {
+  let session: ExtensionContext | undefined;
+  const warm = warmWhenIdle([
+    { name: "send_message", parameters: SendMessageParams },
+    { name: "task_list", parameters: TaskListParams },
+    { name: "task_claim", parameters: TaskClaimParams },
+    { name: "task_submit", parameters: TaskSubmitParams },
+  ], () => session);
+  pi.on("agent_settled", (_event, ctx) => {
+    session = ctx;
+    warm();
+  });
+  pi.on("session_start", (_event, ctx) => {
+    session = ctx;
+    warm();
     process.stdin.once("end", () => {
       setTimeout(() => process.exit(0), ORPHAN_EXIT_MS).unref();
     });
