@@ -143,7 +143,8 @@ describe("kill while writing board.json", () => {
         `revisions reached: ${writes} (board ops; the writer coalesces them into fewer writes); a child took ${Math.round(sum((l) => l.startMs) / Math.max(1, sum((l) => l.kills)))} ms on average from spawn to ready`,
       ],
     });
-    expect(notes).toEqual([]);
+    // The only note a writer may make: it removed the temp files an earlier kill left.
+    expect(notes.filter((n) => !/^removed \d+ temp file\(s\) of board\.json writes/.test(n))).toEqual([]);
     expect(newer).toBeGreaterThan(0); // the writer really wrote: a lane of unchanged files proves nothing
     expect(failures).toEqual([]);
     expect(sum((l) => l.movedAside)).toBe(0);
