@@ -114,10 +114,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     m.markClosed();
     throw error;
   }
-  // Written while the child starts, awaited before it can be ready: the child first reads the
-  // roster when its extension loads, long after this write, and sees the old file or the new one
-  // whole (renamed into place); the write (fsync) no longer delays every spawn.
-  const rosterWritten = team.touchRoster();
+  await team.touchRoster();
   const workerBundle = await d.workerBundle();
   const plan = planSpawn({
     name: req.name,
@@ -163,7 +160,6 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   }));
   d.watchExit(m);
   try {
-    await rosterWritten;
     await proc.waitReady(o.readyTimeoutMs);
     const sent = kickoff ? team.kickoffSent(m) : undefined;
     // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MESSAGE_MAX_BYTES } from "../../src/team/limits.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
+import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, waitUntil, type Team } from "../support/team.ts";
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 
@@ -42,6 +42,7 @@ describe("bounds", () => {
     await team.run("SPAWN");
     await waitStatus(team.runtimeDir, "alice", "idle", 30_000);
     await team.run("BURST");
+    await waitUntil("alice's answer to the 200 results", () => refusals !== undefined, 60_000);
     await waitStatus(team.runtimeDir, "alice", "idle", 60_000);
     await team.model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes("BURST-REPORT-"), 30_000);
     await team.run("after the burst"); // the leader's queue has drained once this run settles

@@ -33,7 +33,9 @@ async function looseModes(root: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
     const path = join(entry.parentPath, entry.name);
-    const mode = (await stat(path)).mode & 0o777;
+    const st = await stat(path).catch(() => undefined); // a temp file renamed away meanwhile
+    if (!st) continue;
+    const mode = st.mode & 0o777;
     if (mode !== (entry.isDirectory() ? 0o700 : 0o600)) out.push(`${path} ${mode.toString(8)}`);
   }
   return out;
