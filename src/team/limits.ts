@@ -10,7 +10,7 @@
 export const MESSAGE_MAX_BYTES = 48 * 1024;
 
 /** At most this many pieces of mail go into one wake or steer prompt; the rest wait for the next. */
-export const MAIL_BATCH_MAX_MESSAGES = 50;
+export const MAIL_BATCH_MAX_MESSAGES = 500;
 
 /** At most this many bytes of mail bodies go into one prompt (the first piece always goes). */
 export const MAIL_BATCH_MAX_BYTES = 4 * MESSAGE_MAX_BYTES;
