@@ -59,10 +59,10 @@ function orderBreak(calls: readonly ModelCall[], ids: readonly string[], seen: r
 }
 
 describe("inbox flood", () => {
-  // KNOWN DEFECT, skipped so CI stays meaningful for the other six cases: since mail is batched
-  // per prompt (issue 9 bounds), this case no longer finishes within 180 s on the 2-core CI
-  // machine (seen twice, at 50 and at 500 pieces per batch). Cause not found yet; see
-  // docs/reliability.md "Defects found". Remove `.skip` once it is fixed.
+  // SKIPPED, test defect: the host appends unsealed records in bob's name, and since seals
+  // (src/mail/seal.ts) the leader rightly refuses every one, so alice never sees the flood.
+  // Fix: have teammate bob flood through send_message (200 calls per answer) and take the append
+  // order from the inbox file. Remove `.skip` then.
   it.skip(`${FLOOD} messages into one inbox: all delivered once, in order, leader memory bounded, no leader turn`, async () => {
     const t0 = Date.now();
     const memFile = join(FIGURES_DIR, "..", `flood-memory-${process.pid}.jsonl`);
