@@ -147,6 +147,8 @@ export async function createPiEnv(opts: PiEnvOptions): Promise<PiEnv> {
     env,
     piCli: findPiCli(),
     nodePath: process.execPath,
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    // Retried: a teammate of a leader killed just before may still be writing its session files
+    // while it exits (ENOTEMPTY seen in CI after a TUI test's tmux kill).
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }),
   };
 }
