@@ -12,8 +12,9 @@
  * 3. Peer messages and reports: the sender's tool call → the recipient's model request, paced,
  *    each round from freshly spawned teammates.
  *
- * Env: BENCH_SPAWN_ROUNDS (default 9), BENCH_IDLE_S (window, default 60), BENCH_SETTLE_S
- * (rest before each idle window, default 40), BENCH_MAIL_ROUNDS (default 4), BENCH_MAIL_N
+ * Env: BENCH_SPAWN_ROUNDS (default 9), BENCH_IDLE_S (window, default 60), BENCH_START_SETTLE_S
+ * (rest after start, before the first idle window, default 90), BENCH_SETTLE_S (rest after the
+ * spawns, before the second, default 40), BENCH_MAIL_ROUNDS (default 4), BENCH_MAIL_N
  * (messages per round, default 30). Stops every process and removes its temp dir.
  */
 import { cpus, loadavg } from "node:os";
@@ -27,6 +28,7 @@ import { writeSection } from "./route/report.ts";
 const num = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const SPAWN_ROUNDS = num("BENCH_SPAWN_ROUNDS", 9);
 const IDLE_MS = num("BENCH_IDLE_S", 60) * 1000;
+const START_SETTLE_MS = num("BENCH_START_SETTLE_S", 90) * 1000;
 const SETTLE_MS = num("BENCH_SETTLE_S", 40) * 1000;
 const MAIL_ROUNDS = num("BENCH_MAIL_ROUNDS", 4);
 const MAIL_N = num("BENCH_MAIL_N", 30);
@@ -38,7 +40,7 @@ async function run(w: World): Promise<LeaderResults> {
   const bare = await startBarePi(w);
   let idle: LeaderResults["idle"];
   try {
-    idle = await measureIdle(w, bare, { settleMs: SETTLE_MS, windowMs: IDLE_MS, sliceMs: 5000, team: TEAM });
+    idle = await measureIdle(w, bare, { startSettleMs: START_SETTLE_MS, settleMs: SETTLE_MS, windowMs: IDLE_MS, sliceMs: 5000, team: TEAM });
   } finally {
     await bare.stop();
   }

@@ -96,7 +96,7 @@ function idleTable(r: LeaderResults): string[] {
     `| ${label} | ${pick(wdw).map((x) => x.toFixed(1)).join(", ")} |`;
   const { none, team } = r.idle;
   return [
-    `### Idle (${(none.windowMs / 1000).toFixed(0)} s windows, each after ${(r.idle.settleMs / 1000).toFixed(0)} s of rest; CPU ms per ${none.sliceMs / 1000} s slice)`,
+    `### Idle (${(none.windowMs / 1000).toFixed(0)} s windows, after ${(r.idle.startSettleMs / 1000).toFixed(0)} s of rest from start and ${(r.idle.settleMs / 1000).toFixed(0)} s from the spawns; CPU ms per ${none.sliceMs / 1000} s slice)`,
     "",
     "| process | CPU ms per slice |",
     "|---|---|",
@@ -105,7 +105,7 @@ function idleTable(r: LeaderResults): string[] {
     row(`bare pi, leader with ${team.teammates} teammates`, team, (w) => w.bareSlicesMs),
     row(`leader with ${team.teammates} idle teammates`, team, (w) => w.leaderSlicesMs),
     "",
-    `The rests before the windows (${(r.idle.settleMs / 1000).toFixed(0)} s each), CPU ms: after start, bare pi ${sum(r.idle.restNone.bareSlicesMs).toFixed(0)},`,
+    `The rests before the windows, CPU ms: after start, bare pi ${sum(r.idle.restNone.bareSlicesMs).toFixed(0)},`,
     `leader ${sum(r.idle.restNone.leaderSlicesMs).toFixed(0)}; after the spawns, bare pi ${sum(r.idle.restTeam.bareSlicesMs).toFixed(0)}, leader ${sum(r.idle.restTeam.leaderSlicesMs).toFixed(0)}.`,
     `Model calls during the windows: ${none.modelCalls + team.modelCalls} (target 0: ${verdict(none.modelCalls + team.modelCalls === 0)}).`,
   ];

@@ -1,5 +1,4 @@
-import type { Dirent } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { classifyAgentFile, type AgentDirKind } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
@@ -38,15 +37,18 @@ export function agentDirs(options: Pick<DiscoverAgentsOptions, "agentDir" | "cwd
  * Each file is parsed on its own: a broken file becomes an error diagnostic plus a `skipped`
  * entry and never stops the others. No built-in roles are added (R9).
  *
- * Never rejects: unreadable directories or files become error diagnostics.
+ * Never rejects: unreadable directories or files become error diagnostics. The file system calls
+ * are synchronous on purpose: the leader discovers before every one of its model turns, and a few
+ * small local reads in one go cost far less than their async round trips on a loaded machine
+ * (about 7 ms a turn measured, docs/benchmarks.md "Real leader pi").
  */
 export async function discoverAgents(options: DiscoverAgentsOptions): Promise<AgentDiscovery> {
   const searched = agentDirs(options);
   const diagnostics: AgentDiagnostic[] = [];
   const skipped: SkippedAgentFile[] = [];
   const candidates: AgentCandidate[] = [];
-  const scan = async (dir: string, kind: AgentDirKind, readable: boolean): Promise<void> => {
-    for (const entry of await listDir(dir, diagnostics)) {
+  const scan = (dir: string, kind: AgentDirKind, readable: boolean): void => {
+    for (const entry of listDir(dir, diagnostics)) {
       const file = classifyAgentFile(entry.name, kind);
       if (file.kind === "ignored") continue;
       const source = join(dir, entry.name);
@@ -56,26 +58,26 @@ export async function discoverAgents(options: DiscoverAgentsOptions): Promise<Ag
         continue;
       }
       const name = file.kind === "agent" ? file.name : undefined;
-      if (!(await isRegularFile(entry, { source, scope: file.scope, name }, diagnostics, skipped))) continue;
+      if (!(isRegularFile(entry, { source, scope: file.scope, name }, diagnostics, skipped))) continue;
       if (file.kind === "bad-name") {
         diagnostics.push({ severity: "error", source, message: `${source}: ${file.message}.` });
         skipped.push({ source, scope: file.scope, reason: "invalid definition" });
         continue;
       }
       if (file.warning !== undefined) diagnostics.push({ severity: "warning", source, message: `${source}: ${file.warning}` });
-      candidates.push(await loadCandidate(source, file.name, file.scope, diagnostics));
+      candidates.push(loadCandidate(source, file.name, file.scope, diagnostics));
     }
   };
-  await scan(searched.user, "user", true);
-  await scan(searched.project, "project", options.trusted);
+  scan(searched.user, "user", true);
+  scan(searched.project, "project", options.trusted);
   const merged = applyPrecedence(candidates);
   return { agents: merged.agents, diagnostics, skipped: [...skipped, ...merged.skipped], searched };
 }
 
 /** Entries sorted by name; `[]` for a missing directory; other failures become a diagnostic. */
-async function listDir(dir: string, diagnostics: AgentDiagnostic[]): Promise<Dirent[]> {
+function listDir(dir: string, diagnostics: AgentDiagnostic[]): Dirent[] {
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = readdirSync(dir, { withFileTypes: true });
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error: unknown) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -90,12 +92,12 @@ async function listDir(dir: string, diagnostics: AgentDiagnostic[]): Promise<Dir
  * else with an agent-file name (a directory `x.md`, or a link to one) is ignored with a warning
  * naming it, so it does not vanish silently.
  */
-async function isRegularFile(
+function isRegularFile(
   entry: Dirent,
   file: { source: string; scope: AgentFileScope; name: string | undefined },
   diagnostics: AgentDiagnostic[],
   skipped: SkippedAgentFile[],
-): Promise<boolean> {
+): boolean {
   if (entry.isFile()) return true;
   const { source, scope, name } = file;
   const notAFile = (what: string): false => {
@@ -108,7 +110,7 @@ async function isRegularFile(
   };
   if (!entry.isSymbolicLink()) return notAFile(entry.isDirectory() ? "is a directory" : "is not a regular file");
   try {
-    const target = await stat(source);
+    const target = statSync(source);
     return target.isFile() || notAFile(target.isDirectory() ? "is a symlink to a directory" : "is a symlink to something that is not a regular file");
   } catch (error: unknown) {
     diagnostics.push({
@@ -121,15 +123,15 @@ async function isRegularFile(
   }
 }
 
-async function loadCandidate(
+function loadCandidate(
   source: string,
   name: string,
   scope: AgentFileScope,
   diagnostics: AgentDiagnostic[],
-): Promise<AgentCandidate> {
+): AgentCandidate {
   let text: string;
   try {
-    text = await readFile(source, "utf8");
+    text = readFileSync(source, "utf8");
   } catch (error: unknown) {
     diagnostics.push({ severity: "error", source, message: `${source}: cannot read the file: ${errorText(error)}.` });
     return { status: "invalid", name, scope, source };

@@ -1,5 +1,4 @@
-import { open } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-modes.ts";
@@ -40,9 +39,12 @@ export async function appendRecord(path: string, record: unknown): Promise<numbe
         "Shorten the message, or write the details to a file and send its path.",
     );
   }
-  let handle: FileHandle;
+  // Synchronous calls on purpose: one small write to a local file takes microseconds, while each
+  // async call waits for a threadpool thread and an event-loop turn, which on a loaded machine
+  // added milliseconds to every message (docs/benchmarks.md, "Real leader pi").
+  let fd: number;
   try {
-    handle = await openForAppend(path);
+    fd = await openForAppend(path);
   } catch (error) {
     throw new TeamError("io_error", `Cannot open ${path} for append: ${errorText(error)}`, { cause: error });
   }
@@ -50,41 +52,37 @@ export async function appendRecord(path: string, record: unknown): Promise<numbe
     // Race, accepted: the last byte is checked before the write, so another appender may write
     // in between. If it appends a complete line we add a needless LF (a blank line, which readers
     // ignore); only a foreign writer leaving a partial line in that gap can still glue to us.
-    const out = (await endsMidLine(handle)) ? Buffer.concat([NEWLINE, line]) : line;
+    const out = endsMidLine(fd) ? Buffer.concat([NEWLINE, line]) : line;
     let written = 0;
     // A short write is practically impossible for <= 64 KiB on a local fs; if it happens, finish
     // the line anyway: an unterminated tail would glue itself onto the next appender's record.
-    while (written < out.length) {
-      const { bytesWritten } = await handle.write(out, written, out.length - written);
-      written += bytesWritten;
-    }
+    while (written < out.length) written += writeSync(fd, out, written, out.length - written);
     return written;
   } catch (error) {
     throw new TeamError("io_error", `Cannot append to ${path}: ${errorText(error)}`, { cause: error });
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 const NEWLINE = Buffer.from("\n", "utf8");
 
 /** True when the open file is non-empty and its last byte is not LF (fstat + pread of 1 byte). */
-async function endsMidLine(handle: FileHandle): Promise<boolean> {
-  const { size } = await handle.stat();
+function endsMidLine(fd: number): boolean {
+  const { size } = fstatSync(fd);
   if (size === 0) return false;
   const last = Buffer.alloc(1);
-  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
-  return bytesRead === 1 && last[0] !== NEWLINE[0];
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== NEWLINE[0];
 }
 
 /** Opens with O_APPEND | O_RDWR ("a+"): writes always go to EOF; reads are for the last byte. */
-async function openForAppend(path: string): Promise<FileHandle> {
+async function openForAppend(path: string): Promise<number> {
   try {
-    return await open(path, "a+", PRIVATE_FILE_MODE);
+    return openSync(path, "a+", PRIVATE_FILE_MODE);
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw error;
     await ensurePrivateDir(dirname(path));
-    return await open(path, "a+", PRIVATE_FILE_MODE);
+    return openSync(path, "a+", PRIVATE_FILE_MODE);
   }
 }
 

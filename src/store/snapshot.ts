@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Static, TSchema } from "typebox";
 import writeFileAtomic from "write-file-atomic";
@@ -105,7 +105,9 @@ export async function readValidated<S extends TSchema>(
 ): Promise<ReadResult<Static<S>>> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // Synchronous on purpose, as the mailbox reads (src/store/jsonl-file.ts): a small local file
+    // read in one call, not four threadpool round trips on a teammate's send_message path.
+    text = readFileSync(path, "utf8");
   } catch (error) {
     if (errnoCode(error) === "ENOENT") {
       return { ok: false, reason: "missing", message: `${label} ${path}: file does not exist` };
