@@ -209,7 +209,7 @@ export class LeaderHarness implements TeamActivity {
       m.assign(req.message);
       this.#team.hook(() => (reopened = this.#o.onReopen?.(m)), m);
     }
-    const result = this.#team.leaderResult(m, id);
+    const result = this.#team.waits.leaderResult(m, id);
     void this.#team.enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
     const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
     return { to: m.name, result: await result, ...(notes.length > 0 ? { note: notes.join(" ") } : {}) };
