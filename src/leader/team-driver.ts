@@ -70,6 +70,12 @@ export class TeamDriver implements TeamActivity {
     return () => this.#listeners.delete(listener);
   }
 
+  /** The living teammate of that name (case-insensitive), if any. */
+  living(name: string): Member | undefined {
+    const m = this.members.get(name.toLowerCase());
+    return m?.living ? m : undefined;
+  }
+
   /** Marks the roster changed and writes it (with pids and statuses) once more. */
   touchRoster(): Promise<void> {
     this.#roster.touch();
