@@ -2,28 +2,30 @@ import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
 import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
-import { TeamError } from "../errors.ts";
-import { LEADER_NAME, makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
-import { WorktreeLocks, captureWorktree } from "../isolation/index.ts";
+import { makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
+import { WorktreeLocks } from "../isolation/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
-import { routeFromLeader, type SendRequest } from "../team/routing.ts";
+import type { SendRequest } from "../team/routing.ts";
 import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
+import { livingOrRefuse, sendFromLeader, shutdownTeammate } from "./leader-orders.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
 import { teamCompactor, type Compactor } from "./compactor.ts";
-import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
+import { watchExit } from "./teammate-exit.ts";
 
 export * from "./harness-types.ts";
 
 /**
- * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns,
- * messages and stops teammates. What happens to each teammate is decided by the pure lifecycle
- * (src/team/lifecycle.ts) and carried out by the `TeamDriver` (event queue per teammate plus
- * effect executor) this object owns. Driven by RPC and chokidar events; the safety net for a
+ * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns
+ * (src/leader/spawn-teammate.ts), messages and stops (src/leader/leader-orders.ts) teammates; a
+ * child's exit is handled in src/leader/teammate-exit.ts. What happens to each teammate is
+ * decided by the pure lifecycle (src/team/lifecycle.ts) and carried out by the `TeamDriver`
+ * (event queue per teammate, src/leader/team-driver.ts, and its effect executor,
+ * src/leader/team-effects.ts) this object owns. Driven by RPC and chokidar events; the safety net for a
  * dropped watch event is event-driven too (src/leader/mail-hints.ts), so an idle team runs no
  * timer (W6). All state lives in these objects; once closed they ignore every callback (L29).
  */
@@ -31,7 +33,6 @@ export class LeaderHarness implements TeamActivity {
   readonly #o: ResolvedHarnessOptions;
   /** The teammates' event queues and the effect executor. */
   readonly #team: TeamDriver;
-  #nextMessageId = 0;
   /** Names of spawns in flight that have not registered their teammate yet. */
   readonly #spawning: string[] = [];
   #watch: DirWatch | undefined;
@@ -104,8 +105,7 @@ export class LeaderHarness implements TeamActivity {
 
   /** The living teammate of that name (case-insensitive), if any. */
   living(name: string): Member | undefined {
-    const m = this.#team.members.get(name.toLowerCase());
-    return m?.living ? m : undefined;
+    return this.#team.living(name);
   }
 
   /** Names of spawns in flight that have not registered their teammate yet (task_create wording). */
@@ -147,7 +147,7 @@ export class LeaderHarness implements TeamActivity {
         spawning: this.#spawning,
         roles: this.roles,
         discover: () => this.discover(),
-        watchExit: (m) => this.#watchExit(m),
+        watchExit: (m) => watchExit(this.#team, this.#o.worktreeLocks, m),
         workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
@@ -155,81 +155,21 @@ export class LeaderHarness implements TeamActivity {
     }
   }
 
-  /** Watches `m`'s child: on exit, drains its outbox, closes it, then keeps its worktree's work. */
-  #watchExit(m: Member): void {
-    const proc = m.proc!;
-    void proc.exited.then((exit) => this.#team.enqueue(m, async () => {
-      for (const dispose of m.disposers.splice(0)) dispose();
-      const records = await this.#team.mail.read(m.outbox); // a last report before the end still counts
-      return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
-    })).then(() => this.#keepWorktree(m)).finally(() => m.markClosed());
-  }
-
   /**
-   * After a stop or a crash (R20, L23): commits what is left in `m`'s worktree onto its branch,
-   * removes the directory and keeps the branch (under the session's shared `worktreeLocks`, so a
-   * same-name respawn's reclaim never captures it at the same time). The leader hears once, with
-   * a `worktree_kept` event whenever the capture found anything (work on the branch or on other
-   * branches, a capture commit, a dir left in place), with the capture's notes; a worktree with
-   * nothing at all loses its empty branch (a note only). See src/leader/worktree-report.ts. Never throws.
-   */
-  async #keepWorktree(m: Member): Promise<void> {
-    if (!m.worktree) return;
-    try {
-      const cap = await captureWorktree(m.worktree, { locks: this.#o.worktreeLocks });
-      if (cap.kept) m.kept = { name: cap.branch, base: cap.base };
-      if (!cap.removed) m.leftAt = m.worktree.dir;
-      this.#team.note(captureNote(cap), m);
-      if (captureHasNews(cap)) this.#team.event("worktree_kept", m.name, worktreeKeptText(`@${m.name} stopped`, cap));
-    } catch (error) {
-      const text = `@${m.name}'s worktree ${m.worktree.dir} could not be committed and was left in place (nothing deleted): ${error instanceof Error ? error.message : String(error)}`;
-      m.leftAt = m.worktree.dir;
-      this.#team.note(text, m);
-      this.#team.event("worktree_capture_failed", m.name, text);
-    }
-  }
-
-  /**
-   * The leader's `send_message` (R24, R25): a working teammate is steered through its control
-   * stream (`steered` only when the child accepted it); otherwise the message goes to its inbox
-   * (`queued`) and is delivered at its next wake. `reopen` starts a new assignment after a
-   * terminal report: the report gate opens again and the board is open to the teammate (R15);
-   * the `onReopen` hook's note (one more attempt of its parked tasks, R45) joins the result.
+   * The leader's `send_message` (R24, R25): steers a working teammate, else holds the message for
+   * its next wake; `reopen` starts a new assignment (R15). See src/leader/leader-orders.ts.
    * @throws TeamError `invalid_input` when the recipient is not a living teammate.
    */
   async sendFromLeader(req: SendRequest): Promise<LeaderSendResult> {
-    const statuses = new Map(this.members().map((m) => [m.name, { name: m.name, status: m.status }]));
-    const route = routeFromLeader(req, statuses);
-    if (route.kind === "error") throw new TeamError("invalid_input", route.message);
-    const m = this.living(route.to)!;
-    const id = ++this.#nextMessageId;
-    const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, this.#o.now());
-    let reopened: string | undefined;
-    if (req.reopen) {
-      m.assign(req.message);
-      this.#team.hook(() => (reopened = this.#o.onReopen?.(m)), m);
-    }
-    const result = this.#team.leaderResult(m, id);
-    void this.#team.enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
-    const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
-    return { to: m.name, result: await result, ...(notes.length > 0 ? { note: notes.join(" ") } : {}) };
+    return sendFromLeader(this.#team, this.#o, req);
   }
 
   /**
-   * Stops one teammate on request (R21): stdin EOF, then SIGTERM, then SIGKILL, each after a
-   * bounded wait. The teammate ends `stopped` and no leader turn is started (R30).
+   * Stops one teammate on request (R21), with no leader turn (R30). See src/leader/leader-orders.ts.
    * @throws TeamError `not_found` when no living teammate has that name.
    */
   async shutdown(name: string): Promise<{ name: string; exit: string }> {
-    const m = this.living(name);
-    if (!m || m.state.phase === "stopping") {
-      const living = this.members().filter((x) => x.living).map((x) => x.name);
-      throw new TeamError("not_found", `teammate_shutdown: name "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
-    }
-    this.#team.dispatch(m, { type: "stop_requested" }); // at once, not queued: no close may pass for a crash (L22)
-    const exit = await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
-    await m.closed;
-    return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };
+    return shutdownTeammate(this.#team, this.#o, name);
   }
 
   /**
@@ -240,12 +180,7 @@ export class LeaderHarness implements TeamActivity {
    * @throws TeamError `not_found` when no living teammate has that name (the message lists them).
    */
   async compact(name: string, by: "user" | "auto" = "user"): Promise<string> {
-    const m = this.living(name);
-    if (!m || m.state.phase === "stopping") {
-      const living = this.members().filter((x) => x.living).map((x) => x.name);
-      throw new TeamError("not_found", `compact: "${name}" is not a living teammate. Living: ${living.join(", ") || "(none)"}.`);
-    }
-    return this.#compactor.compact(m, by);
+    return this.#compactor.compact(livingOrRefuse(this.#team, name, `compact: "${name}"`), by);
   }
 
   /**

@@ -161,11 +161,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   d.watchExit(m);
   try {
     await proc.waitReady(o.readyTimeoutMs);
-    const sent = kickoff ? team.kickoffSent(m) : undefined;
+    const sent = kickoff ? team.waits.kickoffSent(m) : undefined;
     // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.
     const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.now())] }] : [];
     await team.enqueue(m, () => [...mail, { type: "ready", ...(kickoff ? { kickoff } : {}) }]);
-    if (m.status === "stopped") team.releaseKickoff(m); // stopped before ready: no kickoff went out
+    if (m.status === "stopped") team.waits.releaseKickoff(m); // stopped before ready: no kickoff went out
     const error = await sent;
     if (error !== undefined) throw new TeamError("child_exited", `teammate_spawn: the kickoff prompt to ${req.name} failed: ${error}`);
     await team.writeRoster(); // with its pid, before the tool returns

@@ -1,10 +1,9 @@
 import { basename } from "node:path";
-import { TeamError } from "../errors.ts";
-import { SpawnKeys, type InboxRecord } from "../mail/index.ts";
+import { SpawnKeys } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
-import { transition, type TeammateEffect, type TeammateEvent } from "../team/lifecycle.ts";
+import { transition, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
-import { harnessEventText, reportText } from "../team/prompts.ts";
+import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
@@ -12,15 +11,18 @@ import { HeartbeatTimer } from "./heartbeat-timer.ts";
 import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
 import { RosterWriter } from "./roster-writer.ts";
+import { SendWaits } from "./send-waits.ts";
+import { TeamEffects } from "./team-effects.ts";
 
 /**
- * The event queue and effect executor of one session's team, in the style of `BoardHost#apply`:
+ * The event queue of one session's team, in the style of `BoardHost#apply`:
  * every input of a teammate (RPC events, outbox and inbox records, the leader's messages, clock
  * ticks) becomes an event on that teammate's queue, is applied to the pure lifecycle
- * (src/team/lifecycle.ts), and the effects are carried out here. It also keeps what those effects
- * need: the mailbox cursors, the roster, the waits of leader sends and kickoffs, the one
- * heartbeat timer (R52) and the activity listeners (headless runs). `LeaderHarness` owns it and
- * adds spawning and stopping. Once `phase` is `closed` every late callback is ignored (L29).
+ * (src/team/lifecycle.ts), and the effects are carried out by its `TeamEffects`
+ * (src/leader/team-effects.ts). It also keeps what those effects need: the mailbox cursors, the
+ * roster, the waits of leader sends and kickoffs, the one heartbeat timer (R52) and the activity
+ * listeners (headless runs). `LeaderHarness` owns it and adds spawning and stopping. Once `phase`
+ * is `closed` every late callback is ignored (L29).
  */
 export class TeamDriver implements TeamActivity {
   readonly #o: ResolvedHarnessOptions;
@@ -32,10 +34,9 @@ export class TeamDriver implements TeamActivity {
   readonly #roster: RosterWriter;
   /** Every roster write started so far; close waits for them. */
   #rosterWrites: Promise<void> = Promise.resolve();
-  /** The leader's send_message calls waiting for their routing result, by message id. */
-  readonly #leaderWaits = new Map<number, { m: Member; resolve: (r: "steered" | "queued") => void }>();
-  /** Kickoff prompts waiting for the child's answer, by spawn id. */
-  readonly #kickoffs = new Map<string, (error: string | undefined) => void>();
+  /** The leader sends and kickoffs waiting for an effect's answer. */
+  readonly waits = new SendWaits();
+  readonly #effects: TeamEffects;
   readonly #listeners = new Set<(change: ActivityChange) => void>();
   /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
   #inFlight = 0;
@@ -50,6 +51,7 @@ export class TeamDriver implements TeamActivity {
     });
     this.#roster = new RosterWriter(options.layout.roster, options.now);
     this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
+    this.#effects = new TeamEffects(options, this, (change) => this.#changed(change));
   }
 
   /**
@@ -68,14 +70,10 @@ export class TeamDriver implements TeamActivity {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves with the routing result of leader message `id` to `m`, once an effect decides it. */
-  leaderResult(m: Member, id: number): Promise<"steered" | "queued"> {
-    return new Promise((resolve) => this.#leaderWaits.set(id, { m, resolve }));
-  }
-
-  /** Resolves once `m`'s kickoff prompt was answered: undefined, or why it failed. */
-  kickoffSent(m: Member): Promise<string | undefined> {
-    return new Promise((resolve) => this.#kickoffs.set(m.spawnId, resolve));
+  /** The living teammate of that name (case-insensitive), if any. */
+  living(name: string): Member | undefined {
+    const m = this.members.get(name.toLowerCase());
+    return m?.living ? m : undefined;
   }
 
   /** Marks the roster changed and writes it (with pids and statuses) once more. */
@@ -123,117 +121,17 @@ export class TeamDriver implements TeamActivity {
     const before = m.state.phase;
     const step = transition(m.state, event, this.#o.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
     m.state = step.state;
-    for (const effect of step.effects) this.#execute(m, effect);
-    if (m.state.phase === "stopping" || m.state.phase === "stopped") this.releaseKickoff(m);
-    if (m.state.phase === "stopped" && before !== "stopped") this.#releaseWaits(m);
+    for (const effect of step.effects) this.#effects.execute(m, effect);
+    if (m.state.phase === "stopping" || m.state.phase === "stopped") this.waits.releaseKickoff(m);
+    if (m.state.phase === "stopped" && before !== "stopped") this.waits.releaseLeader(m);
     if (event.type !== "output" || m.state.phase !== before) this.#changed("status");
     if (this.phase === "open") this.#heartbeat.arm(this.members.values());
   }
 
-  #execute(m: Member, e: TeammateEffect): void {
-    switch (e.type) {
-      case "send":
-        this.#send(m, e);
-        break;
-      case "deliver_report":
-        m.noteReport(e.record.status, e.record.body);
-        this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
-        this.#changed("delivery");
-        break;
-      case "harness_event":
-        this.event(e.event.type, m.name, e.event.body);
-        break;
-      case "health":
-        this.event("teammate_stalled", m.name, e.body);
-        break;
-      case "leader_result":
-        this.#resolveWait(e.id, e.result);
-        break;
-      case "queue_leader_message":
-        void this.#queue(m, e.record).finally(() => this.#resolveWait(e.id, "queued"));
-        break;
-      case "mail_delivered":
-        this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
-        break;
-      case "write_roster":
-        void this.touchRoster();
-        break;
-      case "board_idle":
-        this.hook(() => this.#o.onIdle?.(m), m);
-        break;
-      case "board_gone":
-        this.hook(() => this.#o.onGone?.(m, e.reason), m);
-        break;
-      case "stop_process":
-        void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
-        break;
-      case "note":
-        this.note(e.text, m);
-        break;
-      case "lifeline":
-        this.note(e.text, m);
-        this.hook(() => this.#o.onLifeline?.(m, e.text), m);
-        break;
-      default: {
-        const never: never = e;
-        throw new TeamError("illegal_transition", `unknown teammate effect ${JSON.stringify(never)}`);
-      }
-    }
-  }
-
   /**
-   * Holds a leader message for `m`'s next wake, in memory with its other pending mail: the
-   * leader speaks over the child's stdin only, never through a file a teammate could also write
-   * (references/security.md). Never rejects.
+   * A mail file (or a whole mail dir) changed: the living teammates it concerns read their
+   * outbox and inbox on their queues, in order with their other events.
    */
-  #queue(m: Member, record: InboxRecord): Promise<void> {
-    this.note(`leader → ${m.name}: queued`, m);
-    return m.living ? this.enqueue(m, () => [{ type: "mail", records: [record] }]) : Promise.resolve();
-  }
-
-  /**
-   * A prompt into the child. Steers go as `prompt` with streamingBehavior "steer", not as a
-   * `steer` command: when the run has just ended (its agent_settled not seen yet) a `steer` would
-   * wait in Pi's queue for some later prompt, while this prompt starts a new run at once.
-   */
-  #send(m: Member, e: Extract<TeammateEffect, { type: "send" }>): void {
-    const proc = m.proc;
-    const steer = e.kind === "steer" || e.kind === "leader_steer";
-    const answer = (event: TeammateEvent, error?: string): void => {
-      if (e.kind === "kickoff") {
-        this.#kickoffs.get(m.spawnId)?.(error);
-        this.#kickoffs.delete(m.spawnId);
-      }
-      void this.enqueue(m, () => [event]);
-    };
-    if (!proc) return answer({ type: "sent", ticket: e.ticket, ok: false, error: "no process" }, "no process");
-    proc.child.prompt(e.text, { streamingBehavior: steer ? "steer" : "followUp" }).then(
-      (r) => answer({ type: "sent", ticket: e.ticket, ok: true, started: steer && r.disposition === "started" }),
-      (error: unknown) => {
-        const text = error instanceof Error ? error.message : String(error);
-        answer({ type: "sent", ticket: e.ticket, ok: false, error: text }, text);
-      },
-    );
-  }
-
-  #resolveWait(id: number, result: "steered" | "queued"): void {
-    this.#leaderWaits.get(id)?.resolve(result);
-    this.#leaderWaits.delete(id);
-  }
-
-  /** A spawn waiting for its kickoff's answer learns that the teammate is going away. */
-  releaseKickoff(m: Member): void {
-    this.#kickoffs.get(m.spawnId)?.("the teammate was stopped while starting");
-    this.#kickoffs.delete(m.spawnId);
-  }
-
-  /** A closed teammate's steers in flight will get no answer event: their messages go to the inbox. */
-  #releaseWaits(m: Member): void {
-    for (const [id, wait] of this.#leaderWaits) {
-      if (wait.m === m) this.#resolveWait(id, "queued");
-    }
-  }
-
   onFileChange(path: string): void {
     const { layout } = this.#o;
     const targets = path === layout.outboxDir || path === layout.inboxDir
@@ -245,6 +143,10 @@ export class TeamDriver implements TeamActivity {
     }
   }
 
+  /**
+   * One RPC event of `m`'s child becomes events on its queue; at `agent_settled` its outbox is
+   * drained first, with the board task it still owes a submission for (L31).
+   */
   onRpcEvent(m: Member, event: RpcEvent): void {
     this.hook(() => this.#o.onRpcEvent?.(m, event), m);
     for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
@@ -280,6 +182,10 @@ export class TeamDriver implements TeamActivity {
     }
   }
 
+  /**
+   * Writes the roster (with the board holdings the edit guards read) if what it shows changed;
+   * nothing once closed, or while closing with no teammate left. Never rejects: a failure is noted.
+   */
   writeRoster(): Promise<void> {
     if (this.phase === "closed" || (this.phase === "closing" && [...this.members.values()].every((m) => !m.living))) return this.#rosterWrites;
     const holdings = (m: Member) => {
@@ -296,6 +202,7 @@ export class TeamDriver implements TeamActivity {
     return write;
   }
 
+  /** Records a console note, for `m` when given. */
   note(text: string, m?: Member): void {
     this.#o.note?.({ at: this.#o.now(), text, ...(m ? { teammate: m.name } : {}) });
   }

@@ -11,15 +11,14 @@ import { appendFile, readdir, readFile, truncate, writeFile } from "node:fs/prom
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionKey } from "../../src/store/layout.ts";
-import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
+import { spawnCall, waitStatus, type Team } from "../support/team.ts";
 import { toolResultsSeen } from "../support/board.ts";
 import { recordFigures, secondsSince } from "./support/figures.ts";
 import { mailInCall, reportBodies } from "./support/mail.ts";
+import { startWorkerTeam } from "./support/team.ts";
 import { pollUntil, waitQuiet } from "./support/waits.ts";
 
-const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 const REPORTS = 10;
 const PEERS = 6;
 
@@ -58,24 +57,14 @@ describe("corrupted state while the team runs", () => {
       const to = !step.corrupted && k < 2 ? "leader" : "alice";
       return { toolCalls: [{ name: "send_message", arguments: { to, message: `P-bob-${k}` } }] };
     };
-    team = await startTeam({
-      agents: AGENTS,
-      leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0" },
-      scripts: {
-        leader: (c) => {
-          if (c.toolResults.length > 0) return { text: "Noted." };
-          const say = (to: string, message: string): Reply => ({ toolCalls: [{ name: "send_message", arguments: { to, message } }] });
-          if (c.lastUser === "SETUP") return { toolCalls: [spawnCall("alice", "worker"), spawnCall("bob", "worker"), { name: "task_create", arguments: { subject: "Corrupt task" } }] };
-          if (c.lastUser === "STREAM") return say("alice", "STREAM reports");
-          if (c.lastUser === "MAIL") return say("bob", "MAIL alice");
-          if (c.lastUser === "NUDGE") return say("alice", "a leader message, so the roster changes");
-          if (c.lastUser === "CLAIM") return say("alice", "CLAIM the task");
-          return { text: "Noted." };
-        },
-        alice,
-        bob,
-      },
-    });
+    const say = (to: string, message: string) => (): Reply => ({ toolCalls: [{ name: "send_message", arguments: { to, message } }] });
+    team = await startWorkerTeam({
+      SETUP: () => ({ toolCalls: [spawnCall("alice", "worker"), spawnCall("bob", "worker"), { name: "task_create", arguments: { subject: "Corrupt task" } }] }),
+      STREAM: say("alice", "STREAM reports"),
+      MAIL: say("bob", "MAIL alice"),
+      NUDGE: say("alice", "a leader message, so the roster changes"),
+      CLAIM: say("alice", "CLAIM the task"),
+    }, { alice, bob });
     const t = team;
     runtime = t.runtimeDir;
     boardDir = join(t.env.agentDir, "tasks", sessionKey(undefined, t.env.cwd));

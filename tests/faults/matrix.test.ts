@@ -7,12 +7,12 @@
  * listed in KNOWN_GAPS (another change fixes them); the test asserts only what holds for them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { isAlive, spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
+import { isAlive, spawnCall, waitStatus, type Team } from "../support/team.ts";
 import { recordFigures, secondsSince } from "./support/figures.ts";
 import { judge, matrixTable, type MatrixResult, type MatrixRow } from "./support/matrix.ts";
 import { leaderRows, workerRows } from "./support/matrix-rows.ts";
+import { startWorkerTeam } from "./support/team.ts";
 
 /**
  * Rows whose answer is not clear today, each with what is missing. Another engineer fixes
@@ -20,8 +20,6 @@ import { leaderRows, workerRows } from "./support/matrix-rows.ts";
  * here that turns clear is printed, so the list can shrink.
  */
 export const KNOWN_GAPS: Record<string, string> = {};
-
-const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 
 let team: Team | undefined;
 afterEach(async () => {
@@ -47,19 +45,12 @@ describe("bad-input matrix", () => {
     const t0 = Date.now();
     const leader = leaderRows();
     const worker = workerRows();
-    team = await startTeam({
-      agents: AGENTS,
-      leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0" },
-      scripts: {
-        leader: (c) => {
-          if (c.toolResults.length > 0) return { text: "Noted." };
-          if (c.lastUser === "SETUP") return { toolCalls: [spawnCall("alice", "worker"), spawnCall("bob", "worker")] };
-          if (c.lastUser === "MATRIX") return batch(leader);
-          if (c.lastUser === "PROBE") return { toolCalls: [{ name: "send_message", arguments: { to: "alice", message: "PROBE the tools" } }] };
-          return { text: "Noted." };
-        },
-        alice: (c) => (c.toolResults.length === 0 && c.lastUser.includes("PROBE the tools") ? batch(worker) : { text: "ok" }),
-      },
+    team = await startWorkerTeam({
+      SETUP: () => ({ toolCalls: [spawnCall("alice", "worker"), spawnCall("bob", "worker")] }),
+      MATRIX: () => batch(leader),
+      PROBE: () => ({ toolCalls: [{ name: "send_message", arguments: { to: "alice", message: "PROBE the tools" } }] }),
+    }, {
+      alice: (c) => (c.toolResults.length === 0 && c.lastUser.includes("PROBE the tools") ? batch(worker) : { text: "ok" }),
     });
     const t = team;
     await t.run("SETUP", 60_000);

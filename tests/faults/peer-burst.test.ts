@@ -7,17 +7,16 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { callText, spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
+import { callText, spawnCall, waitStatus, type Team } from "../support/team.ts";
 import { countById, recordFigures, secondsSince } from "./support/figures.ts";
 import { fileRecords, mailInCall } from "./support/mail.ts";
+import { startWorkerTeam } from "./support/team.ts";
 import { pollUntil, waitQuiet } from "./support/waits.ts";
 
 const NAMES = ["w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8"];
 const PER_SENDER = 200;
 const PER_REPLY = 20;
-const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 const body = (from: string, k: number): string => `P-${from}-${String(k).padStart(4, "0")}`;
 const recipient = (from: string, k: number): string => {
   const others = NAMES.filter((n) => n !== from);
@@ -49,19 +48,10 @@ describe("peer mail burst", () => {
     const t0 = Date.now();
     const sent = new Map<string, number>();
     const worker = sender(sent);
-    team = await startTeam({
-      agents: AGENTS,
-      leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0" },
-      scripts: {
-        leader: (c) => {
-          if (c.toolResults.length > 0) return { text: "Noted." };
-          if (c.lastUser === "SPAWN") return { toolCalls: NAMES.map((n) => spawnCall(n, "worker")) };
-          if (c.lastUser === "BURST") return { toolCalls: NAMES.map((n) => ({ name: "send_message", arguments: { to: n, message: "GO: send your peer mail" } })) };
-          return { text: "Noted." };
-        },
-        ...Object.fromEntries(NAMES.map((n) => [n, worker])),
-      },
-    });
+    team = await startWorkerTeam({
+      SPAWN: () => ({ toolCalls: NAMES.map((n) => spawnCall(n, "worker")) }),
+      BURST: () => ({ toolCalls: NAMES.map((n) => ({ name: "send_message", arguments: { to: n, message: "GO: send your peer mail" } })) }),
+    }, Object.fromEntries(NAMES.map((n) => [n, worker])));
     const t = team;
     await t.run("SPAWN", 90_000);
     for (const n of NAMES) await waitStatus(t.runtimeDir, n, "idle", 30_000);

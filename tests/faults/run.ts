@@ -9,15 +9,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-
-interface Figures {
-  order: number;
-  title: string;
-  lines: string[];
-  table?: string[][];
-  seconds: number;
-  seed?: number;
-}
+// Type only (erased when node runs this file): figures.ts itself loads the test support.
+import type { CaseFigures as Figures } from "./support/figures.ts";
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const figuresDir = join(root, ".tmp", "faults");

@@ -2,13 +2,13 @@
  * Breaker: a capture of a stopped teammate's worktree racing a same-name prepare.
  *
  * In the harness, a crashed teammate stops being `living` when its "closed" event is handled,
- * but #keepWorktree (harness.ts) only captures after that, and `m.kept` is set only when the
- * capture ends. A respawn of the same name in that window is accepted (the name is free), and
- * its prepareWorktree reclaims "leftovers of the same name": the very worktree #keepWorktree is
- * capturing. Two `git add -A` in one worktree corrupt each other's index ("index file smaller
- * than expected", "Unable to write new index file"); the loser reports "could not be committed"
- * and a successor spawned with handoffFrom gets no branch (m.kept is still undefined), so it
- * starts from HEAD instead of continuing the predecessor's work.
+ * but keepWorktree (src/leader/teammate-exit.ts) only captures after that, and `m.kept` is set
+ * only when the capture ends. A respawn of the same name in that window is accepted (the name is
+ * free), and its prepareWorktree reclaims "leftovers of the same name": the very worktree
+ * keepWorktree is capturing. Two `git add -A` in one worktree corrupt each other's index
+ * ("index file smaller than expected", "Unable to write new index file"); the loser reports
+ * "could not be committed" and a successor spawned with handoffFrom gets no branch (m.kept is
+ * still undefined), so it starts from HEAD instead of continuing the predecessor's work.
  *
  * It failed in 3 of 3 rounds on the 2-core machine. Fixed by `WorktreeLocks`: the harness shares
  * one instance between the exit capture and every prepare and reclaim, so the two captures of the

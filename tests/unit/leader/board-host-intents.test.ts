@@ -4,13 +4,14 @@
  * intents after it. Every intent here is sealed with alice's spawn key, as her worker seals it
  * (board-host-seals.test.ts covers the unsealed and forged ones).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
 import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
+import { waitForDecision, waitFor as waitForIn } from "../../support/board-host.ts";
 import { sealedIntent, type IntentFields } from "../../support/sealed-intents.ts";
 
 const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
@@ -64,17 +65,8 @@ async function plant(name: string, fields: IntentFields): Promise<void> {
   await writeFile(join(layout.claimsDir, `${name}.json`), JSON.stringify(sealedIntent(keys, fields)));
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 4000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}; notes: ${notes.join(" | ")}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const decision = (id: string) => waitFor(`decision ${id}`, async () => JSON.parse(await readFile(join(layout.decisionsDir, `${id}.json`), "utf8")) as Record<string, unknown>);
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined>) => waitForIn(what, fn, notes);
+const decision = (id: string) => waitForDecision(layout, id, notes);
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });

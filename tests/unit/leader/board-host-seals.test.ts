@@ -5,13 +5,14 @@
  * every decision is sealed with the key of the intent's spawn; decisions nobody will read are
  * removed (the spawn went away, the board started or closed).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
 import { decisionSealHolds, INTENT_FORMAT_VERSION, sealOf, SpawnKeys, type BoardDecision } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
+import { waitForDecision, waitFor as waitForIn } from "../../support/board-host.ts";
 import { plantIntent, sealedIntent, type IntentFields } from "../../support/sealed-intents.ts";
 
 const mate = (name: string): BoardMate => ({ name, spawnId: `${name}-1`, idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined });
@@ -50,16 +51,8 @@ async function startHost(): Promise<BoardHost> {
 const alice = (id: string, extra: Partial<IntentFields> = {}): IntentFields => ({ id, from: "alice", spawnId: "alice-1", action: "claim", taskId: "only-task", ...extra });
 const submit = (id: string, status: "completed" | "failed"): Partial<IntentFields> => ({ id, action: "submit", status, result: "r" });
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 4000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}; notes: ${notes.join(" | ")}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-const decision = (id: string) => waitFor(`decision ${id}`, async () => JSON.parse(await readFile(join(layout.decisionsDir, `${id}.json`), "utf8")) as BoardDecision);
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined>) => waitForIn(what, fn, notes);
+const decision = (id: string) => waitForDecision<BoardDecision>(layout, id, notes);
 const setAside = (dirPath: string, name: string) =>
   waitFor(`${name} set aside`, async () => ((await readdir(join(dirPath, "invalid"))).some((n) => n.startsWith(`${name}.`)) ? true : undefined));
 const status = () => host?.board.tasks.get("only-task")?.state.status;

@@ -1,0 +1,41 @@
+import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
+import type { Member } from "../team/member.ts";
+import type { TeamDriver } from "./team-driver.ts";
+import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
+
+/**
+ * Watches `m`'s child (started by the spawn): on exit, drains its outbox, closes it on its queue,
+ * then keeps its worktree's work; `m.closed` resolves after all of that. Returns at once.
+ */
+export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): void {
+  const proc = m.proc!;
+  void proc.exited.then((exit) => team.enqueue(m, async () => {
+    for (const dispose of m.disposers.splice(0)) dispose();
+    const records = await team.mail.read(m.outbox); // a last report before the end still counts
+    return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
+  })).then(() => keepWorktree(team, locks, m)).finally(() => m.markClosed());
+}
+
+/**
+ * After a stop or a crash (R20, L23): commits what is left in `m`'s worktree onto its branch,
+ * removes the directory and keeps the branch (under the session's shared `locks`, so a
+ * same-name respawn's reclaim never captures it at the same time). The leader hears once, with
+ * a `worktree_kept` event whenever the capture found anything (work on the branch or on other
+ * branches, a capture commit, a dir left in place), with the capture's notes; a worktree with
+ * nothing at all loses its empty branch (a note only). See src/leader/worktree-report.ts. Never throws.
+ */
+async function keepWorktree(team: TeamDriver, locks: WorktreeLocks, m: Member): Promise<void> {
+  if (!m.worktree) return;
+  try {
+    const cap = await captureWorktree(m.worktree, { locks });
+    if (cap.kept) m.kept = { name: cap.branch, base: cap.base };
+    if (!cap.removed) m.leftAt = m.worktree.dir;
+    team.note(captureNote(cap), m);
+    if (captureHasNews(cap)) team.event("worktree_kept", m.name, worktreeKeptText(`@${m.name} stopped`, cap));
+  } catch (error) {
+    const text = `@${m.name}'s worktree ${m.worktree.dir} could not be committed and was left in place (nothing deleted): ${error instanceof Error ? error.message : String(error)}`;
+    m.leftAt = m.worktree.dir;
+    team.note(text, m);
+    team.event("worktree_capture_failed", m.name, text);
+  }
+}
