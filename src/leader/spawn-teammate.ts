@@ -5,7 +5,7 @@ import { persistDefinition } from "../agents/persist.ts";
 import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
 import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
-import { LEADER_NAME, makeInboxRecord } from "../mail/index.ts";
+import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
 import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
 import { spawnPiChild } from "../process/index.ts";
 import { messageSizeProblem } from "../team/limits.ts";
@@ -159,6 +159,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     if (u.answer !== "none") team.note(`a ${u.request.method} dialog of the child was ${typeof u.answer === "object" ? "answered" : u.answer}`, m);
   }));
   d.watchExit(m);
+  precompileMailCheckers(); // while the child starts, not in its first message (once per process)
   try {
     await proc.waitReady(o.readyTimeoutMs);
     const sent = kickoff ? team.waits.kickoffSent(m) : undefined;

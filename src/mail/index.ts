@@ -29,6 +29,7 @@ export {
   makeInboxRecord,
   makeOutboxRecord,
   outboxCursor,
+  precompileMailCheckers,
   reportRefusal,
 } from "./mailbox.ts";
 export { newSpawnKey, notSignedBy, SealSchema, sealHolds, sealOf, SPAWN_KEY_BYTES, SpawnKeys } from "./seal.ts";

@@ -1,4 +1,7 @@
 import { appendRecord, JsonlCursor, type JsonlCursorOptions } from "../store/jsonl-file.ts";
+import { precompile } from "../store/validate.ts";
+import { BoardDecisionSchema, BoardIntentSchema } from "./intents.ts";
+import { RosterFileSchema } from "./roster-file.ts";
 import { notSignedBy, sealHolds, sealOf, type SpawnKeys } from "./seal.ts";
 import { TeamError } from "../errors.ts";
 import {
@@ -111,4 +114,14 @@ export function outboxCursor(path: string, options: JsonlCursorOptions<OutboxRec
 export function inboxCursor(path: string, options: JsonlCursorOptions<InboxRecord> = {}): JsonlCursor<typeof InboxRecordSchema> {
   const { refine } = options;
   return new JsonlCursor(path, InboxRecordSchema, { ...options, refine: (r) => refine?.(r) ?? inboxRecordProblem(r) });
+}
+
+/**
+ * Compiles the checkers of every record format a team reads (roster, inbox and outbox lines,
+ * board intents and decisions) now rather than at the first read, which would put a few ms of
+ * compiling into the first message. The leader calls it while a teammate's child starts, a
+ * teammate in its idle warm-up (src/worker/warm.ts). Never throws.
+ */
+export function precompileMailCheckers(): void {
+  for (const schema of [RosterFileSchema, InboxRecordSchema, OutboxRecordSchema, BoardIntentSchema, BoardDecisionSchema]) precompile(schema);
 }

@@ -5,7 +5,7 @@
 export { agentDir, boardLayout, boardLayoutAt, runtimeLayout, runtimeLayoutAt, SESSION_LOCK_FILE, sessionKey } from "./layout.ts";
 export type { BoardLayout, RuntimeLayout } from "./layout.ts";
 export { ensurePrivateDir, errnoCode, errorText, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
-export { checkValue, describeErrors } from "./validate.ts";
+export { checkValue, describeErrors, precompile } from "./validate.ts";
 export type { Checked } from "./validate.ts";
 export { readValidated, SnapshotWriter } from "./snapshot.ts";
 export type { ReadResult } from "./snapshot.ts";
