@@ -52,6 +52,12 @@ export interface Sending {
   readonly mail: readonly InboxRecord[];
   /** The leader's `send_message` waiting for this steer, if any. */
   readonly leaderMessageId?: number;
+  /**
+   * A run started while this send was in flight: the run it asked for is under way or already
+   * over (pi may answer a prompt after a fast run has settled), so its answer must not make an
+   * idle teammate `working` again.
+   */
+  readonly runStarted?: boolean;
 }
 
 /** What a prompt to the child is for. */

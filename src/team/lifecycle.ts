@@ -105,6 +105,19 @@ function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionCont
   return idleStep(withLife(idle, { ...life, reminder: { step: "escalated", ...about } }), ctx, effects);
 }
 
+/**
+ * A run started while a send was in flight. Pi answers a prompt before the run it starts, but the
+ * leader may take the run's events first (they can arrive in the same read), so that send
+ * started this run: a wake or steer reopens the report gate now, before the run's reports are
+ * judged (R27), and its late answer changes neither the gate nor the phase.
+ */
+function runStartedDuringSend(life: Life): Life {
+  const sending = life.sending;
+  if (!sending || sending.runStarted) return life;
+  const opens = sending.kind === "wake" || sending.kind === "steer" || sending.kind === "leader_steer";
+  return { ...life, sending: { ...sending, runStarted: true }, ...(opens ? { gate: reopenGate(life.gate) } : {}) };
+}
+
 function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: number, ctx: TransitionContext): Step {
   const sending = s.life.sending;
   if (!sending || sending.ticket !== e.ticket) return { state: s, effects: [{ type: "note", text: `answer to send #${e.ticket} ignored (not in flight)` }] };
@@ -115,7 +128,7 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
   // A wake, a steer that started a new run because the last one had just ended, or any message of
   // the leader reopens the gate (R27): what the teammate answers to them is owed to the leader.
   const woke = sending.kind === "wake" || (sending.kind === "steer" && e.started);
-  if (woke || sending.kind === "leader_steer") life = { ...life, gate: reopenGate(life.gate) };
+  if (!sending.runStarted && (woke || sending.kind === "leader_steer")) life = { ...life, gate: reopenGate(life.gate) };
   if (woke && life.reminder.step !== "none") life = { ...life, reminder: { ...life.reminder, wokenSince: true } };
   if (sending.leaderMessageId !== undefined) {
     effects.push({ type: "leader_result", id: sending.leaderMessageId, result: "steered" });
@@ -124,7 +137,7 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
     effects.push({ type: "mail_delivered", via: sending.kind === "wake" || e.started ? "wake" : "steer", records: sending.mail });
   }
   let next: Living = withLife(s, life);
-  if (next.phase === "idle" && (sending.kind === "wake" || sending.kind === "reminder" || e.started === true)) {
+  if (next.phase === "idle" && !sending.runStarted && (sending.kind === "wake" || sending.kind === "reminder" || e.started === true)) {
     next = { phase: "working", life, runError: undefined };
     effects.push({ type: "write_roster" });
   }
@@ -232,7 +245,7 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
     case "run_started": {
       if (s.phase === "stopping") return { state: s, effects: [] };
       const effects: TeammateEffect[] = s.phase === "working" ? [] : [{ type: "write_roster" }];
-      const pumped = pump({ phase: "working", life: s.life, runError: undefined }, ctx);
+      const pumped = pump({ phase: "working", life: runStartedDuringSend(s.life), runError: undefined }, ctx);
       return { state: pumped.state, effects: [...effects, ...pumped.effects] };
     }
     case "output":

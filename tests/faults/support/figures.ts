@@ -36,6 +36,7 @@ export function recordFigures(id: string, figures: CaseFigures): void {
  * from FAULTS_SEED, else from the clock, and the case prints it with its figures.
  */
 export function seededRandom(seed = Number(process.env.FAULTS_SEED ?? Date.now() % 2 ** 31)): { seed: number; next(): number; int(lo: number, hi: number): number } {
+  console.log(`seeded random: FAULTS_SEED=${seed} replays this case's draws`); // shown when the case fails before its figures
   let a = seed >>> 0;
   const next = (): number => {
     a = (a + 0x6d2b79f5) >>> 0;

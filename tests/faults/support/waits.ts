@@ -19,7 +19,10 @@ export async function waitQuiet(model: ScriptedModel, runtimeDir: string, quietM
     const roster = await readRoster(runtimeDir).catch(() => undefined);
     const idle = roster?.teammates.every((t) => t.status === "idle" || t.status === "stopped") ?? true;
     if (idle && Date.now() - last >= quietMs) return;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`the team did not go quiet within ${timeoutMs} ms (${model.calls.length} model calls)`);
+    if (Date.now() - t0 > timeoutMs) {
+      const busy = roster?.teammates.filter((t) => t.status !== "idle" && t.status !== "stopped").map((t) => `${t.name} ${t.status}`) ?? ["roster unreadable"];
+      throw new Error(`the team did not go quiet within ${timeoutMs} ms (${model.calls.length} model calls, the last ${Math.round((Date.now() - last) / 1000)} s ago; not idle: ${busy.join(", ") || "none"})`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -208,7 +208,43 @@ describe("transitions", () => {
   });
 });
 
-describe("the three known races", () => {
+describe("the known races", () => {
+  it("a wake answered after its fast run already settled leaves the teammate idle, not working forever", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" }); // no kickoff: idle
+    sim.apply({ type: "mail", records: [mail("wake me")] }); // sent as a wake
+    const ticket = sim.ticket;
+    // Pi's answer to the prompt arrives after the whole run (fault suite case 1 saw this).
+    sim.apply({ type: "run_started" });
+    sim.apply({ type: "run_settled" });
+    sim.apply({ type: "sent", ticket, ok: true, started: false });
+    expect(statusOf(sim.state)).toBe("idle");
+    expect(sim.effects).toContainEqual(expect.objectContaining({ type: "mail_delivered", via: "wake" }));
+  });
+
+  it("a woken run whose events come before the wake's answer has its report judged with the gate reopened", () => {
+    const sim = working();
+    sim.apply({ type: "outbox", records: [report("completed", "done")] }); // terminal: the gate closes
+    sim.apply({ type: "run_settled" });
+    sim.apply({ type: "mail", records: [mail("new work")] });
+    const ticket = sim.ticket;
+    sim.apply({ type: "run_started" });
+    const out = sim.apply({ type: "outbox", records: [report("completed", "answer")] });
+    expect(out.filter((e) => e.type === "deliver_report")).toHaveLength(1);
+    sim.apply({ type: "run_settled" });
+    sim.apply({ type: "sent", ticket, ok: true, started: false });
+    // The late answer does not reopen the gate the run's terminal report closed.
+    expect(sim.apply({ type: "outbox", records: [report("in_progress", "late")] }).at(-1)).toMatchObject({ type: "note", text: expect.stringContaining("after_terminal") });
+  });
+
+  it("a wake answered before its run starts makes the teammate working at once", () => {
+    const sim = new Sim();
+    sim.apply({ type: "ready" });
+    sim.apply({ type: "mail", records: [mail("wake me")] });
+    sim.answer();
+    expect(statusOf(sim.state)).toBe("working");
+  });
+
   it("mail during a steer is sent right after the steer is answered, not at the end of the run", () => {
     const sim = working();
     sim.apply({ type: "mail", records: [mail("first")] });
