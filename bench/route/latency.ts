@@ -94,7 +94,12 @@ async function paced<R extends { id: string }>(
   return summarise(label, sent, hits, performance.now() - start);
 }
 
-/** Burst: all records appended back to back (each append awaited, nothing else), then all awaited. */
+/**
+ * Burst: all records appended back to back, then all awaited. After each append the loop gives
+ * the event loop one turn (setImmediate): the harness shares this process, and appends are
+ * synchronous calls, so without it the harness would see nothing until the whole burst was
+ * written; in a team every writer is another process.
+ */
 async function burst<R extends { id: string }>(
   team: Team,
   label: string,
@@ -106,6 +111,7 @@ async function burst<R extends { id: string }>(
   for (let i = 0; i < count; i++) {
     const { record, append } = make(i);
     sent.push(await send(append, record));
+    await new Promise((r) => setImmediate(r));
   }
   const hits = await Promise.all(sent.map((s) => team.probe.wait(s.id, DELIVERY_BUDGET_MS)));
   return summarise(label, sent, hits, performance.now() - start);

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkToolGrant, PI_BUILTIN_TOOLS, resolveAgent } from "../../src/agents/index.ts";
+import { newSpawnKey } from "../../src/mail/index.ts";
 import { spawnPiChild, type PiChild } from "../../src/process/index.ts";
 import { planSpawn } from "../../src/team/spawn-plan.ts";
 import { PACKAGE_DIR } from "../../tests/support/leader.ts";
@@ -40,10 +41,13 @@ export async function startBare(team: Team, label: string): Promise<PiChild> {
   return proc;
 }
 
-/** Starts a child with `args`/`env` and times spawn → first `get_state` answer; then stops it. */
-async function timeChild(team: Team, args: readonly string[], env: Record<string, string>, label: string): Promise<SpawnSample> {
+/**
+ * Starts a child with `args`/`env` and times spawn → first `get_state` answer; then stops it.
+ * `spawnKey`: handed over on fd 3 as teammate_spawn does (a teammate refuses to start without one).
+ */
+async function timeChild(team: Team, args: readonly string[], env: Record<string, string>, label: string, spawnKey?: Buffer): Promise<SpawnSample> {
   const t0 = performance.now();
-  const proc = await spawnPiChild({ piCli: team.env.piCli, args, cwd: team.env.cwd, env, stderrLog: scratchLog(team, label), label });
+  const proc = await spawnPiChild({ piCli: team.env.piCli, args, cwd: team.env.cwd, env, stderrLog: scratchLog(team, label), label, ...(spawnKey ? { spawnKey } : {}) });
   try {
     await proc.waitReady(READY_BUDGET_MS);
     const wallMs = performance.now() - t0;
@@ -92,7 +96,7 @@ async function timeVariant(team: Team, variant: SpawnVariant, tag: string, empty
   if (variant === "emptyExtension") return timeChild(team, [...BARE_ARGS, "-e", empty], team.env.env, `empty-${tag}`);
   if (variant === "teammateArgs") {
     const cmd = await teammateCommand(team, `args${tag}`);
-    return timeChild(team, cmd.args, cmd.env, `args-${tag}`);
+    return timeChild(team, cmd.args, cmd.env, `args-${tag}`, newSpawnKey());
   }
   const name = `spawn${tag}`;
   const t0 = performance.now();
