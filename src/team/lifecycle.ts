@@ -25,9 +25,7 @@ export interface TransitionContext {
 
 type Living = Exclude<TeammateState, { phase: "stopped" }>;
 
-function withLife(s: Living, life: Life): Living {
-  return { ...s, life };
-}
+const withLife = (s: Living, life: Life): Living => ({ ...s, life });
 
 /** A step that stays in a living phase. */
 interface LivingStep {
@@ -35,10 +33,7 @@ interface LivingStep {
   readonly effects: TeammateEffect[];
 }
 
-/**
- * Starts a send carrying `mail` (taken off the pending mail by the caller); the caller has
- * checked that nothing is in flight.
- */
+/** Starts a send carrying `mail` (taken off the pending mail by the caller, who checked that nothing is in flight). */
 function send(s: Living, kind: SendKind, text: string, mail: readonly InboxRecord[], leaderMessageId?: number): LivingStep {
   const ticket = s.life.tickets + 1;
   const sending: Sending = { ticket, kind, mail, ...(leaderMessageId === undefined ? {} : { leaderMessageId }) };
@@ -106,16 +101,18 @@ function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionCont
 }
 
 /**
- * A run started while a send was in flight. Pi answers a prompt before the run it starts, but the
- * leader may take the run's events first (they can arrive in the same read), so that send
- * started this run: a wake or steer reopens the report gate now, before the run's reports are
- * judged (R27), and its late answer changes neither the gate nor the phase.
+ * A run started while a send was in flight: that send started it (pi answers a prompt before its
+ * run, but the leader may take the run's events first, from the same read). A wake or steer
+ * reopens the report gate now, before the run's reports are judged (R27), and counts as the wake
+ * after a reminder; its late answer changes none of that, nor the phase.
  */
 function runStartedDuringSend(life: Life): Life {
   const sending = life.sending;
   if (!sending || sending.runStarted) return life;
-  const opens = sending.kind === "wake" || sending.kind === "steer" || sending.kind === "leader_steer";
-  return { ...life, sending: { ...sending, runStarted: true }, ...(opens ? { gate: reopenGate(life.gate) } : {}) };
+  const woke = sending.kind === "wake" || sending.kind === "steer"; // a steer that started a run woke it
+  const reminder = woke && life.reminder.step !== "none" ? { ...life.reminder, wokenSince: true } : life.reminder;
+  const opens = woke || sending.kind === "leader_steer";
+  return { ...life, sending: { ...sending, runStarted: true }, ...(opens ? { gate: reopenGate(life.gate), reminder } : {}) };
 }
 
 function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: number, ctx: TransitionContext): Step {
@@ -129,7 +126,7 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
   // the leader reopens the gate (R27): what the teammate answers to them is owed to the leader.
   const woke = sending.kind === "wake" || (sending.kind === "steer" && e.started);
   if (!sending.runStarted && (woke || sending.kind === "leader_steer")) life = { ...life, gate: reopenGate(life.gate) };
-  if (woke && life.reminder.step !== "none") life = { ...life, reminder: { ...life.reminder, wokenSince: true } };
+  if (!sending.runStarted && woke && life.reminder.step !== "none") life = { ...life, reminder: { ...life.reminder, wokenSince: true } };
   if (sending.leaderMessageId !== undefined) {
     effects.push({ type: "leader_result", id: sending.leaderMessageId, result: "steered" });
     effects.push({ type: "note", text: `leader → ${ctx.facts.name}: ${e.started ? "steered into a new run (the last one had just ended)" : "steered"}` });
