@@ -24,7 +24,6 @@ import { LEADER_SECTION_TITLE, renderLeaderSection, type LeaderResults } from ".
 import { measureSpawn } from "./leader/spawn.ts";
 import { startWorld, type World } from "./leader/world.ts";
 import { writeSection } from "./route/report.ts";
-import { closeOnSignal } from "./signals.ts";
 
 const num = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const SPAWN_ROUNDS = num("BENCH_SPAWN_ROUNDS", 9);
@@ -60,12 +59,13 @@ async function run(w: World): Promise<LeaderResults> {
 
 async function main(): Promise<void> {
   const w = await startWorld();
-  const offSignals = closeOnSignal(() => w.close());
+  const interrupted = (): void => void w.close().finally(() => process.exit(130));
+  process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
   let results: LeaderResults;
   try {
     results = await run(w);
   } finally {
-    offSignals();
+    process.off("SIGINT", interrupted).off("SIGTERM", interrupted);
     await w.close();
   }
   const section = renderLeaderSection(results);
