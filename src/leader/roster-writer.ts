@@ -19,11 +19,6 @@ export class RosterWriter {
     this.#now = now;
   }
 
-  /** Marks the roster changed now. */
-  touch(): void {
-    this.#changedAt = this.#now();
-  }
-
   /**
    * Writes the roster of `members`: for each, its status, pid, tool grant and model (L5, R6) and
    * the resource tags it holds (`holdings`, read by the shared-tree edit guards).
@@ -42,7 +37,7 @@ export class RosterWriter {
       }));
     // Holdings change with the board, not with a teammate's status: compare to see a change.
     const shown = JSON.stringify(teammates);
-    if (shown !== this.#shown) this.touch();
+    if (shown !== this.#shown) this.#changedAt = this.#now();
     this.#shown = shown;
     const roster: RosterFile = { v: ROSTER_FORMAT_VERSION, updatedAt: this.#changedAt, teammates };
     await this.#writer.write(this.#path, roster);

@@ -114,7 +114,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     m.markClosed();
     throw error;
   }
-  await team.touchRoster();
+  await team.writeRoster();
   const workerBundle = await d.workerBundle();
   const plan = planSpawn({
     name: req.name,

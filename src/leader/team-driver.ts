@@ -76,12 +76,6 @@ export class TeamDriver implements TeamActivity {
     return m?.living ? m : undefined;
   }
 
-  /** Marks the roster changed and writes it (with pids and statuses) once more. */
-  touchRoster(): Promise<void> {
-    this.#roster.touch();
-    return this.writeRoster();
-  }
-
   /** Ends the heartbeat and waits for roster writes in flight (one would recreate a removed dir). */
   async quiesce(): Promise<void> {
     this.#heartbeat.stop();

@@ -18,8 +18,8 @@ export interface EffectHost {
   hook(call: () => void, m?: Member): void;
   /** Appends a job that produces events to `m`'s queue. */
   enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void>;
-  /** Marks the roster changed and writes it. */
-  touchRoster(): Promise<void>;
+  /** Writes the roster if what it shows changed. */
+  writeRoster(): Promise<void>;
 }
 
 /**
@@ -68,7 +68,7 @@ export class TeamEffects {
         this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
         break;
       case "write_roster":
-        void host.touchRoster();
+        void host.writeRoster();
         break;
       case "board_idle":
         host.hook(() => this.#o.onIdle?.(m), m);

@@ -1,0 +1,43 @@
+import { mkdtemp, readFile, rm, truncate } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RosterWriter } from "../../../src/leader/roster-writer.ts";
+import type { Member } from "../../../src/team/member.ts";
+
+/** Only the fields the roster shows are read. */
+function member(name: string, status: string): Member {
+  return { name, agent: { name: "worker" }, spawnId: `${name}-spawn`, status, living: true, tools: ["read"], modelLabel: "m" } as unknown as Member;
+}
+
+describe("RosterWriter: writes only what changed (L24)", () => {
+  let dir = "";
+  let path = "";
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "roster-writer-"));
+    path = join(dir, "roster.json");
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it("leaves the file alone when the teammates look the same, even if something else damaged it", async () => {
+    const writer = new RosterWriter(path, () => 1);
+    await writer.write([member("ada", "idle")]);
+    await truncate(path, 10);
+    await writer.write([member("ada", "idle")]);
+    expect((await readFile(path, "utf8")).length).toBe(10);
+  });
+
+  it("writes again on a change, with the time of the change", async () => {
+    let now = 1;
+    const writer = new RosterWriter(path, () => now);
+    await writer.write([member("ada", "idle")]);
+    now = 2;
+    await writer.write([member("ada", "idle")]);
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ updatedAt: 1 });
+    await truncate(path, 10);
+    now = 3;
+    await writer.write([member("ada", "working")]);
+    expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ updatedAt: 3, teammates: [{ name: "ada", status: "working" }] });
+  });
+
+});
