@@ -24,6 +24,7 @@ import { LEADER_SECTION_TITLE, renderLeaderSection, type LeaderResults } from ".
 import { measureSpawn } from "./leader/spawn.ts";
 import { startWorld, type World } from "./leader/world.ts";
 import { writeSection } from "./route/report.ts";
+import { closeOnSignal } from "./signals.ts";
 
 const num = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const SPAWN_ROUNDS = num("BENCH_SPAWN_ROUNDS", 9);
@@ -59,13 +60,12 @@ async function run(w: World): Promise<LeaderResults> {
 
 async function main(): Promise<void> {
   const w = await startWorld();
-  const interrupted = (): void => void w.close().finally(() => process.exit(130));
-  process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
+  const offSignals = closeOnSignal(() => w.close());
   let results: LeaderResults;
   try {
     results = await run(w);
   } finally {
-    process.off("SIGINT", interrupted).off("SIGTERM", interrupted);
+    offSignals();
     await w.close();
   }
   const section = renderLeaderSection(results);

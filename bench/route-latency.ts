@@ -23,6 +23,7 @@ import { keepWorking, letRest, peerSteerBurst, peerSteerPaced, peerWakePaced, re
 import { renderSection, writeSection, type Results } from "./route/report.ts";
 import { measureSpawn, startBare } from "./route/spawn.ts";
 import { AGENT, startTeam, type Team } from "./route/team.ts";
+import { closeOnSignal } from "./signals.ts";
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const IDLE_MS = Number(process.env.BENCH_IDLE_S ?? 30) * 1000;
@@ -80,13 +81,12 @@ async function run(team: Team): Promise<Results> {
 
 async function main(): Promise<void> {
   const team = await startTeam();
-  const interrupted = (): void => void team.close().finally(() => process.exit(130));
-  process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
+  const offSignals = closeOnSignal(() => team.close());
   let results: Results;
   try {
     results = await run(team);
   } finally {
-    process.off("SIGINT", interrupted).off("SIGTERM", interrupted);
+    offSignals();
     const pids = team.harness.members().flatMap((m) => (m.proc ? [m.proc.pid] : []));
     await team.close();
     const left = survivors(pids);

@@ -3,13 +3,14 @@ import type { IdleTimes, IdleWindow } from "./idle.ts";
 import type { MailTimes } from "./mail.ts";
 import { LEADER_METHOD, LEADER_NOTES } from "./notes.ts";
 import type { SpawnTimes } from "./spawn.ts";
+import { reproduceLines, type Machine } from "../route/report.ts";
 import { median, ms, stats } from "../route/stats.ts";
 
 export const LEADER_SECTION_TITLE = "## Real leader pi: spawn, idle, delivery";
 
 /** Everything one run measured. */
 export interface LeaderResults {
-  machine: { nproc: number; cpu: string; node: string; platform: string; loadBefore: number[]; loadAfter: number[] };
+  machine: Machine;
   spawn: SpawnTimes;
   idle: IdleTimes;
   peer: MailTimes;
@@ -20,7 +21,6 @@ export interface LeaderResults {
 }
 
 const verdict = (ok: boolean): string => (ok ? "met" : "**missed**");
-const load = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(" / ");
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 const pct = (cpuMs: number, wallMs: number): number => (cpuMs / wallMs) * 100;
 
@@ -130,14 +130,11 @@ function mailTable(label: string, t: MailTimes): string[] {
 
 /** The whole section, Markdown, starting with its "## " title. */
 export function renderLeaderSection(r: LeaderResults): string {
-  const m = r.machine;
   const d = derive(r);
   return [
     LEADER_SECTION_TITLE,
     "",
-    "Reproduce: `npm run bench:leader` (prints this section; `node_modules/.bin/node bench/leader-pi.ts --write` also writes",
-    `it here; about ${Math.ceil(r.elapsedS / 10) * 10} s). Machine: ${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.platform}; load average (1 / 5 / 15 min)`,
-    `${load(m.loadBefore)} before the run and ${load(m.loadAfter)} after it (other jobs shared the machine).`,
+    ...reproduceLines("bench:leader", "bench/leader-pi.ts", r.elapsedS, r.machine),
     "",
     ...summary(r, d),
     "",

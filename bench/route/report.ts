@@ -9,7 +9,7 @@ import { countAbove, median, ms, stats } from "./stats.ts";
 export const SECTION_TITLE = "## Route latency and idle cost";
 
 export interface Results {
-  machine: { nproc: number; cpu: string; node: string; platform: string; loadBefore: number[]; loadAfter: number[] };
+  machine: Machine;
   n: number;
   spawn: SpawnTimes;
   idle: IdleResult;
@@ -20,6 +20,28 @@ export interface Results {
 }
 
 const load = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(" / ");
+
+/** The machine a benchmark ran on: cores, CPU, Node, platform, load averages (1 / 5 / 15 min). */
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  node: string;
+  platform: string;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+/**
+ * The lines under a section's title: how to reproduce it (`npm run <script>`, or `file --write`
+ * to write it here), the run's length (s, rounded up to 10) and the machine with its load.
+ */
+export function reproduceLines(script: string, file: string, elapsedS: number, m: Machine): string[] {
+  return [
+    `Reproduce: \`npm run ${script}\` (prints this section; \`node_modules/.bin/node ${file} --write\` also writes`,
+    `it here; about ${Math.ceil(elapsedS / 10) * 10} s). Machine: ${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.platform}; load average (1 / 5 / 15 min)`,
+    `${load(m.loadBefore)} before the run and ${load(m.loadAfter)} after it (other jobs shared the machine).`,
+  ];
+}
 const verdict = (ok: boolean): string => (ok ? "met" : "**missed**");
 const isReport = (run: LatencyRun): boolean => run.label.startsWith("report");
 
@@ -162,14 +184,11 @@ function idleTable(r: Results): string[] {
 
 /** The whole section, Markdown, starting with its "## " title. */
 export function renderSection(r: Results): string {
-  const m = r.machine;
   const d = derive(r);
   return [
     SECTION_TITLE,
     "",
-    "Reproduce: `npm run bench:route` (prints this section; `node_modules/.bin/node bench/route-latency.ts --write` also",
-    `writes it here; about ${Math.ceil(r.elapsedS / 10) * 10} s). Machine: ${m.nproc} × ${m.cpu}, Node ${m.node}, ${m.platform}; load average`,
-    `(1 / 5 / 15 min) ${load(m.loadBefore)} before the run and ${load(m.loadAfter)} after it (other jobs shared the machine).`,
+    ...reproduceLines("bench:route", "bench/route-latency.ts", r.elapsedS, r.machine),
     "",
     ...summaryTable(r, d),
     "",

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { boardWorker, cmd, create, leaderCommands, send, spawnIdle, startBoardTeam, taskOf, toolResultsSeen, until, type BoardTeam } from "../support/board.ts";
+import { boardWorker, cmd, create, leaderCommands, send, spawnIdle, startBoardTeam, firstToolResults, taskOf, toolResultsSeen, until, type BoardTeam } from "../support/board.ts";
 
 const TASK = "guarded-task";
 const AGENTS = {
@@ -97,10 +97,7 @@ describe("intents in a peer's name", () => {
     expect(taskOf((await t.readBoard())!, TASK)?.state.status ?? "pending").toBe("pending");
 
     await t.run("CLAIM");
-    const [claimed] = await until("alice's claim result", () => {
-      const seen = toolResultsSeen(t.model, "alice", "task_claim");
-      return seen.length > 0 ? seen : undefined;
-    }, 30_000);
+    const [claimed] = await firstToolResults(t.model, "alice", "task_claim", 30_000);
     expect(claimed).toContain(`Claimed task ${TASK}:`);
 
     await forge("FORGE_SUBMIT", "submissions", 2);
@@ -160,10 +157,7 @@ describe("a forged decision", () => {
     } finally {
       process.kill(t.leader.pid, "SIGCONT");
     }
-    const [result] = await until("alice's claim result", () => {
-      const seen = toolResultsSeen(t.model, "alice", "task_claim");
-      return seen.length > 0 ? seen : undefined;
-    }, 30_000);
+    const [result] = await firstToolResults(t.model, "alice", "task_claim", 30_000);
     expect(result).toContain(`Claimed task ${TASK}:`);
     expect(result).not.toContain("FORGED");
     const file = await t.waitBoard((f) => taskOf(f, TASK)?.state.status === "claimed");

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { boardWorker, cmd, create, leaderCommands, send, spawnIdle, startBoardTeam, taskOf, toolResultsSeen, until, type BoardTeam } from "../support/board.ts";
+import { boardWorker, cmd, create, leaderCommands, send, spawnIdle, startBoardTeam, firstToolResults, taskOf, until, type BoardTeam } from "../support/board.ts";
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 const TASK = "robust-task";
@@ -66,19 +66,13 @@ describe("board inputs beyond the intent limits", () => {
     const t = await start();
 
     await t.run("LONG");
-    const [claimResult] = await until("alice's task_claim result", () => {
-      const seen = toolResultsSeen(t.model, "alice", "task_claim");
-      return seen.length > 0 ? seen : undefined;
-    }, 20_000); // far below the 120 s decision timeout the call used to wait out
+    const [claimResult] = await firstToolResults(t.model, "alice", "task_claim", 20_000); // far below the 120 s decision timeout the call used to wait out
     expect(claimResult).toContain("taskId");
     expect(claimResult).toContain("65 characters");
     expect(claimResult).toContain("at most 48 characters");
 
     await t.run("BIG");
-    const [submitResult] = await until("alice's task_submit result", () => {
-      const seen = toolResultsSeen(t.model, "alice", "task_submit");
-      return seen.length > 0 ? seen : undefined;
-    }, 20_000);
+    const [submitResult] = await firstToolResults(t.model, "alice", "task_submit", 20_000);
     expect(submitResult).toContain("result");
     expect(submitResult).toContain("61000 characters");
     expect(submitResult).toContain("at most 60000 characters");
@@ -111,10 +105,7 @@ describe("intent ids used as file names", () => {
     await writeFile(join(t.boardDir, "claims", "aab-poison.json"), JSON.stringify(hostile("nodir/poison")), { mode: 0o600 });
 
     await t.run("CLAIM");
-    const [claimResult] = await until("alice's task_claim result", () => {
-      const seen = toolResultsSeen(t.model, "alice", "task_claim");
-      return seen.length > 0 ? seen : undefined;
-    }, 30_000);
+    const [claimResult] = await firstToolResults(t.model, "alice", "task_claim", 30_000);
     expect(claimResult).toContain(`Claimed task ${TASK}:`);
 
     await until("both hostile intents set aside", async () => {

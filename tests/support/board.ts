@@ -134,6 +134,17 @@ export function toolResultsSeen(model: ScriptedModel, agent: string, toolName: s
   return out;
 }
 
+/**
+ * Waits until `agent`'s model has seen the result of at least one `toolName` call and returns
+ * them all (see {@link toolResultsSeen}). @throws Error after `timeoutMs` (ms) without one.
+ */
+export function firstToolResults(model: ScriptedModel, agent: string, toolName: string, timeoutMs = 30_000): Promise<string[]> {
+  return until(`${agent}'s ${toolName} result`, () => {
+    const seen = toolResultsSeen(model, agent, toolName);
+    return seen.length > 0 ? seen : undefined;
+  }, timeoutMs);
+}
+
 /** Polls `fn` every 50 ms until it returns a value other than undefined (a wait, not a sleep). */
 export async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const t0 = Date.now();
