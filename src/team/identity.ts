@@ -31,7 +31,15 @@ export const ENV = {
    * only when the leader found it fresh. Unset: the teammate loads src/worker/worker.ts.
    */
   workerBundle: "PI_TEAMS_WORKER_BUNDLE",
+  /**
+   * `stream` when the teammate's records travel on its RPC pipe (a launcher that shares no files
+   * with the leader: src/worker/stream.ts); unset or `files` for the file mailboxes.
+   */
+  transport: "PI_TEAMS_TRANSPORT",
 } as const;
+
+/** How a teammate's records reach the leader: its mail and intent files, or its own RPC pipe. */
+export type Transport = "files" | "stream";
 
 /** Who this process is, read once from the environment. */
 export type Identity =
@@ -47,6 +55,8 @@ export type Identity =
       worktree?: string;
       /** The leader's cwd (ENV.project); absent when an older leader did not set it. */
       project?: string;
+      /** How its records travel (ENV.transport); `files` when absent. */
+      transport?: Transport;
     }
   | { role: "reviewer" };
 
@@ -65,6 +75,8 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     return value;
   };
   const worktree = env[ENV.worktree];
+  const transport = env[ENV.transport] ?? "files";
+  if (transport !== "files" && transport !== "stream") throw new Error(`${ENV.transport} is ${JSON.stringify(transport)}; it must be "files" or "stream" (set by teammate_spawn)`);
   const project = env[ENV.project];
   return {
     role: "worker",
@@ -75,5 +87,6 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     leaderPid: Number(need(ENV.leaderPid)),
     ...(worktree ? { worktree } : {}),
     ...(project ? { project } : {}),
+    ...(transport === "stream" ? { transport } : {}),
   };
 }

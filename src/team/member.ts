@@ -7,6 +7,7 @@ import { initialState, isQuiet, occupies, statusOf } from "./lifecycle.ts";
 import type { DirectAssignment, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import type { TeammateStatus } from "./routing.ts";
 import type { ModelRef } from "./spawn-plan.ts";
+import type { Transport } from "./identity.ts";
 
 /**
  * One incarnation of a teammate as the leader's harness tracks it: fixed facts, the process, and
@@ -34,6 +35,11 @@ export class Member {
   queue: Promise<void> = Promise.resolve();
   /** Its own git worktree (R20), when its role asks for one. */
   worktree: Worktree | undefined;
+  /**
+   * How its records travel: `files` (outbox, inbox and intent files, sealed with its spawn key)
+   * or `stream` (on its own RPC pipe, which is its identity: a launcher that shares no files).
+   */
+  transport: Transport = "files";
   /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
   kept: { name: string; base: string } | undefined;
   /** Its worktree dir when a capture had to leave it in place (nested repos, a failed commit). */
