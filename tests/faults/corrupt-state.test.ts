@@ -32,6 +32,18 @@ describe("corrupted state while the team runs", () => {
   it("a half line in an outbox and an inbox, a truncated roster, a garbage intent: one clear note each, nothing else lost", async () => {
     const t0 = Date.now();
     const step = { alice: 0, bob: 0, corrupted: false };
+    // Whether roster.json parsed when bob answered with each send and when he saw its result: the
+    // leader may rewrite the roster (any status change) at any moment, and only a send whose
+    // roster was still cut when its result came back is known to have met the cut one.
+    const rosterCut = { atSend: new Map<number, boolean>(), atResult: new Map<number, boolean>() };
+    const cutNow = async (): Promise<boolean> => {
+      try {
+        JSON.parse(await readFile(join(runtime, "roster.json"), "utf8"));
+        return false;
+      } catch {
+        return true;
+      }
+    };
     let runtime = "";
     let boardDir = "";
     const alice = async (c: ModelCall): Promise<Reply> => {
@@ -45,6 +57,7 @@ describe("corrupted state while the team runs", () => {
     const bob = async (c: ModelCall): Promise<Reply> => {
       if (c.toolResults.length === 0 && !c.lastUser.includes("MAIL alice") && step.bob === 0) return { text: "ok" };
       const k = step.bob++;
+      if (step.corrupted && k > 2 && !rosterCut.atResult.has(k - 1)) rosterCut.atResult.set(k - 1, await cutNow());
       if (k >= PEERS) return { text: "done" };
       if (k === 2 && !step.corrupted) {
         step.corrupted = true;
@@ -55,15 +68,18 @@ describe("corrupted state while the team runs", () => {
       // Before the corruption bob reports to the leader: peer mail would wake alice, and her
       // status change would make the leader rewrite the roster before bob's next send.
       const to = !step.corrupted && k < 2 ? "leader" : "alice";
+      if (step.corrupted && !rosterCut.atSend.has(k)) rosterCut.atSend.set(k, await cutNow());
       return { toolCalls: [{ name: "send_message", arguments: { to, message: `P-bob-${k}` } }] };
     };
     const say = (to: string, message: string) => (): Reply => ({ toolCalls: [{ name: "send_message", arguments: { to, message } }] });
     team = await startWorkerTeam({
-      SETUP: () => ({ toolCalls: [spawnCall("alice", "worker"), spawnCall("bob", "worker"), { name: "task_create", arguments: { subject: "Corrupt task" } }] }),
+      SETUP: () => ({ toolCalls: [spawnCall("alice", "worker"), spawnCall("bob", "worker")] }),
       STREAM: say("alice", "STREAM reports"),
       MAIL: say("bob", "MAIL alice"),
       NUDGE: say("alice", "a leader message, so the roster changes"),
-      CLAIM: say("alice", "CLAIM the task"),
+      // The task is made only now: a board notice to an idle alice earlier would wake her and
+      // rewrite the roster in the middle of bob's sends.
+      CLAIM: () => ({ toolCalls: [{ name: "task_create", arguments: { subject: "Corrupt task" } }, { name: "send_message", arguments: { to: "alice", message: "CLAIM the task" } }] }),
     }, { alice, bob });
     const t = team;
     runtime = t.runtimeDir;
@@ -82,7 +98,12 @@ describe("corrupted state while the team runs", () => {
     await t.leader.prompt("MAIL");
     await pollUntil("bob's six sends", () => toolResultsSeen(t.model, "bob", "send_message").length >= PEERS, 60_000);
     await waitQuiet(t.model, runtime);
-    const refused = toolResultsSeen(t.model, "bob", "send_message").filter((r) => !r.startsWith("queued:"));
+    const firstRound = toolResultsSeen(t.model, "bob", "send_message");
+    const refused = firstRound.filter((r) => !r.startsWith("queued:"));
+    // Bob's sends 2..5 went to alice after the cut: cut when its result came back, so cut all
+    // along (only the leader's rename repairs it), ⇒ refused; whole when sent ⇒ accepted.
+    const cutSends = [2, 3, 4, 5].filter((k) => rosterCut.atResult.get(k) === true);
+    const wholeSends = [2, 3, 4, 5].filter((k) => rosterCut.atSend.get(k) === false);
     // A leader message wakes alice: her status changes and the leader rewrites the roster.
     await t.leader.prompt("NUDGE");
     await waitQuiet(t.model, runtime);
@@ -140,7 +161,10 @@ describe("corrupted state while the team runs", () => {
     expect(inboxNotes).toHaveLength(1);
     expect(inboxNotes[0]).toContain("skipped");
     expect([...peerSeen].sort()).toEqual([...accepted].sort());
-    expect(refused).toHaveLength(PEERS - 2);
+    expect(rosterCut.atSend.get(2), "roster.json still cut when bob sent right after cutting it").toBe(true);
+    for (const k of cutSends) expect(firstRound[k], `send ${k}, made with the roster cut`).not.toMatch(/^queued:/);
+    for (const k of wholeSends) expect(firstRound[k], `send ${k}, made after the roster was rewritten`).toMatch(/^queued:/);
+    expect(refused.length).toBeGreaterThanOrEqual(Math.max(1, cutSends.length));
     for (const r of refused) expect(r).toMatch(/^send_message: the roster could not be read \(roster \S*roster\.json: not valid JSON/);
     expect(rosterNotes.filter((l) => !l.includes("queued"))).toEqual([]);
     expect(intentNotes).toHaveLength(1);
