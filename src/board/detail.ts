@@ -4,6 +4,7 @@
  */
 import { unmetDependencies, type Board } from "./board.ts";
 import type { Task } from "./types.ts";
+import { renderTaskList, type RosterRow } from "./view.ts";
 
 /** Ids a "no such task" message lists at most. */
 export const IDS_LISTED = 20;
@@ -79,4 +80,19 @@ export function renderTaskDetail(board: Board, taskId: string, self?: string): T
     lines.push("Result: none submitted.");
   }
   return { ok: true, text: lines.join("\n") };
+}
+
+/**
+ * What a teammate's task_list shows (R46), on either transport: task `taskId` in full, else the
+ * board's page from `offset` with the living teammates `roster`. Pure.
+ */
+export function workerBoardView(
+  board: Board,
+  ask: { self: string; roster: readonly RosterRow[]; taskId?: string; offset?: number },
+): { ok: true; text: string } | { ok: false; reason: "not_found"; message: string } {
+  if (ask.taskId !== undefined && ask.taskId.trim() !== "") {
+    const detail = renderTaskDetail(board, ask.taskId, ask.self);
+    return detail.ok ? detail : { ...detail, message: `task_list: ${detail.message}` };
+  }
+  return { ok: true, text: renderTaskList(board, { audience: "worker", self: ask.self, roster: ask.roster, ...(ask.offset !== undefined ? { offset: ask.offset } : {}) }) };
 }

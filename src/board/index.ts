@@ -76,7 +76,7 @@ export {
 export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts";
 
 export { RESULT_PREVIEW, ROSTER_TAIL, TASK_PAGE, detailCall, renderTaskList, resultPreview, type RosterRow, type TaskListOptions } from "./view.ts";
-export { IDS_LISTED, renderTaskDetail, type TaskDetailResult } from "./detail.ts";
+export { IDS_LISTED, renderTaskDetail, workerBoardView, type TaskDetailResult } from "./detail.ts";
 export { boardOffText, describeCreate, type DescribeCreateInput } from "./messages.ts";
 export {
   TaskClaimParams,

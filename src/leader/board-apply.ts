@@ -38,7 +38,7 @@ export function assignmentsOf(mates: readonly BoardMate[], except?: string): Ass
  * is off and `stale_spawn` when its spawn is not the living incarnation (R47), else hands it to
  * the core and carries out the effects. Returns the answer for the worker; never throws.
  */
-export function applyIntent(intent: BoardIntent, c: ApplyContext): IntentAnswer {
+export function applyIntent(intent: Pick<BoardIntent, "action" | "from" | "spawnId" | "taskId" | "status" | "result">, c: ApplyContext): IntentAnswer {
   const tool = intent.action === "claim" ? "task_claim" : "task_submit";
   if (c.unavailable) return { ok: false, reason: "board_unavailable", message: boardOffText(tool, "the leader cannot read board.json") };
   const mate = c.mates.find((m) => m.name === intent.from);

@@ -23,7 +23,7 @@ import { ensurePrivateDir } from "../store/index.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { assignmentsOf } from "./board-apply.ts";
 import type { BoardHostOptions, BoardMate, BoardWork } from "./board-host-types.ts";
-import { BoardIntents } from "./board-intents.ts";
+import { BoardIntents, type IntentAnswer, type PipeIntent } from "./board-intents.ts";
 import { BoardReviews } from "./board-reviews.ts";
 import { BoardSnapshots } from "./board-snapshots.ts";
 
@@ -106,6 +106,11 @@ export class BoardHost implements TeamActivity {
   subscribe(listener: (change: ActivityChange) => void): () => void {
     this.#activity.add(listener);
     return () => this.#activity.delete(listener);
+  }
+
+  /** A stream teammate's claim or submission, from its own pipe (src/leader/stream-records.ts). Never throws. */
+  decideFromPipe(intent: PipeIntent): IntentAnswer {
+    return this.#intents.applyFromPipe(intent);
   }
 
   /** Scans the intent folders now: a teammate's board call is open (src/leader/board-calls.ts). */

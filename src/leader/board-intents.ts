@@ -12,6 +12,7 @@ import type { Board, Effect } from "../board/index.ts";
 import {
   BoardIntentSchema,
   INTENT_FORMAT_VERSION,
+  type BoardIntent,
   intentSealHolds,
   MessageIdSchema,
   notSignedBy,
@@ -23,6 +24,9 @@ import { BoardDecisions } from "./board-decisions.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
 export type { IntentAnswer } from "./board-apply.ts";
+
+/** What `applyFromPipe` needs of an intent: who (from the pipe) and what. */
+export type PipeIntent = Pick<BoardIntent, "action" | "from" | "spawnId" | "taskId" | "status" | "result">;
 
 /** Wiring of `BoardIntents`, supplied by the host. */
 export interface BoardIntentsOptions {
@@ -89,6 +93,19 @@ export class BoardIntents {
     clearTimeout(this.#retryTimer);
     await this.#watch?.close();
     await this.#decisions.clear();
+  }
+
+  /**
+   * Applies an intent that came on its sender's own RPC pipe (the stream transport), which
+   * proved who sent it: no seal and no file, otherwise as an intent file is applied. Never throws.
+   */
+  applyFromPipe(intent: PipeIntent): IntentAnswer {
+    const answer = applyIntent(intent, {
+      board: this.#o.board(), mates: this.#o.mates(), unavailable: this.#o.unavailable(), now: this.#o.now(), apply: this.#o.apply,
+      ...(this.#o.submitted ? { submitted: this.#o.submitted } : {}),
+    });
+    this.#o.answered();
+    return answer;
   }
 
   /** Spawn `spawnId` went away: its unread decisions are removed. Never rejects. */

@@ -1,4 +1,5 @@
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
+import type { StreamBoard } from "./stream-records.ts";
 import type { WorktreeLocks } from "../isolation/index.ts";
 import type { RpcEvent, RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
@@ -87,6 +88,8 @@ export interface LeaderHarnessOptions {
   openClaim?: (m: Member) => string | undefined;
   /** Resolves once the session-start reclaim of leftover worktrees is done; a worktree spawn waits for it. */
   worktreesReady?: () => Promise<void>;
+  /** The board's side of the stream transport: intents and views of teammates that share no files. */
+  streamBoard?: StreamBoard;
   /** The resource tags `m` holds now (direct assignment and board tasks), written to the roster for the edit guards. */
   holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
@@ -107,7 +110,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "answerUi" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady";
+export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "answerUi" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady" | "streamBoard";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

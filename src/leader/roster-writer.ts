@@ -22,9 +22,11 @@ export class RosterWriter {
   /**
    * Writes the roster of `members`: for each, its status, pid, tool grant and model (L5, R6) and
    * the resource tags it holds (`holdings`, read by the shared-tree edit guards).
+   * `changed` gets the roster, before the file is written, when what it shows changed since the
+   * last call (stream teammates get it on their pipe).
    * @throws TeamError `io_error` from the snapshot writer.
    */
-  async write(members: readonly Member[], holdings: (m: Member) => Array<{ tag: string; taskId?: string }> = () => []): Promise<void> {
+  async write(members: readonly Member[], holdings: (m: Member) => Array<{ tag: string; taskId?: string }> = () => [], changed?: (roster: RosterFile) => void): Promise<void> {
     const teammates: RosterEntry[] = members.map((m) => ({
         name: m.name,
         agent: m.agent.name,
@@ -37,9 +39,11 @@ export class RosterWriter {
       }));
     // Holdings change with the board, not with a teammate's status: compare to see a change.
     const shown = JSON.stringify(teammates);
-    if (shown !== this.#shown) this.#changedAt = this.#now();
+    const isNew = shown !== this.#shown;
+    if (isNew) this.#changedAt = this.#now();
     this.#shown = shown;
     const roster: RosterFile = { v: ROSTER_FORMAT_VERSION, updatedAt: this.#changedAt, teammates };
+    if (isNew) changed?.(roster);
     await this.#writer.write(this.#path, roster);
   }
 }

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { SpawnKeys } from "../mail/index.ts";
+import { SpawnKeys, type RosterFile } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import { transition, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
@@ -12,6 +12,7 @@ import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
 import { RosterWriter } from "./roster-writer.ts";
 import { SendWaits } from "./send-waits.ts";
+import { StreamRecords } from "./stream-records.ts";
 import { TeamEffects } from "./team-effects.ts";
 
 /**
@@ -43,6 +44,8 @@ export class TeamDriver implements TeamActivity {
   readonly #heartbeat: HeartbeatTimer;
   /** Every spawn's key, issued at spawn; only this process holds them (src/mail/seal.ts). */
   readonly keys = new SpawnKeys();
+  /** Records of teammates on the stream transport (their RPC pipe is their identity). */
+  readonly stream: StreamRecords;
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
@@ -52,6 +55,15 @@ export class TeamDriver implements TeamActivity {
     this.#roster = new RosterWriter(options.layout.roster, options.now);
     this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
     this.#effects = new TeamEffects(options, this, (change) => this.#changed(change));
+    this.stream = new StreamRecords({
+      keys: this.keys,
+      now: options.now,
+      living: (name) => this.living(name),
+      livingNames: () => [...this.members.values()].filter((m) => m.living).map((m) => m.name),
+      enqueue: (m, job) => void this.enqueue(m, job),
+      note: (text, m) => this.note(text, m),
+      board: () => options.streamBoard,
+    });
   }
 
   /**
@@ -147,6 +159,7 @@ export class TeamDriver implements TeamActivity {
     const events = eventsFromRpc(event);
     if (event.type !== "agent_settled") {
       void this.enqueue(m, () => events);
+      if (event.type === "entry_appended" && m.transport === "stream") this.stream.onEntry(m, event.entry);
       return;
     }
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
@@ -189,7 +202,10 @@ export class TeamDriver implements TeamActivity {
         return []; // a board hook must not stop the roster
       }
     };
-    const write = this.#roster.write([...this.members.values()], holdings).catch((error: unknown) => {
+    const toStream = (roster: RosterFile) => {
+      for (const m of this.members.values()) if (m.living && m.transport === "stream") this.stream.sendRoster(m, roster);
+    };
+    const write = this.#roster.write([...this.members.values()], holdings, toStream).catch((error: unknown) => {
       this.note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#rosterWrites = Promise.all([this.#rosterWrites, write]).then(() => undefined);

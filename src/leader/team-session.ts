@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { heldBy, holderOf, resolveNoticePace, type Board, type Task } from "../board/index.ts";
+import { heldBy, holderOf, resolveNoticePace, workerBoardView, type Board, type Task } from "../board/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
@@ -131,6 +131,13 @@ export class TeamSession {
         this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
       },
       holdings: (m) => holdingsOf(this.board.board, m),
+      streamBoard: {
+        intent: (m, ask) => this.board.decideFromPipe({ from: m.name, spawnId: m.spawnId, ...ask }),
+        view: (m, ask) => {
+          const roster = this.harness.members().filter((x) => x.status !== "stopped").map((x) => ({ name: x.name, status: x.status, agent: x.agent.name }));
+          return workerBoardView(this.board.board, { self: m.name, roster, ...ask });
+        },
+      },
       worktreesReady: () => this.#reclaimed,
       openClaim: (m) => openClaimOf(this.board.board, m),
       onReopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),

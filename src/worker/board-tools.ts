@@ -1,27 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import {
-  boardOffText,
-  createBoard,
-  loadBoard,
-  normalizeClaimInput,
-  normalizeSubmitInput,
-  parseBoardFile,
-  renderTaskDetail,
-  renderTaskList,
-  TaskClaimParams,
-  TaskListParams,
-  TaskSubmitParams,
-} from "../board/index.ts";
+import { normalizeClaimInput, normalizeSubmitInput, TaskClaimParams, TaskListParams, TaskSubmitParams } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
-import { readRosterFile, type BoardDecision, type UnsealedIntent } from "../mail/index.ts";
-import { boardLayoutAt, errnoCode, errorText, runtimeLayoutAt } from "../store/index.ts";
-import type { Identity } from "../team/identity.ts";
-import { requestDecision } from "./decision.ts";
-import { DecisionWatcher } from "./decision-watch.ts";
+import type { BoardDecision } from "../mail/index.ts";
 import { textResult } from "../team/tool-result.ts";
-
-type WorkerIdentity = Extract<Identity, { role: "worker" }>;
+import type { IntentAsk, WorkerChannel } from "./channel.ts";
 
 /**
  * `details` of a task_claim / task_submit result: the leader's decision as the model may act on
@@ -36,7 +18,7 @@ export type BoardCallDetails = Pick<BoardDecision, "message" | "taskId"> &
  * `details`. A rejection without a code (only a leader of another build could write one) reads
  * as `invalid_input`.
  */
-export function decisionResult(tool: string, d: BoardDecision) {
+export function decisionResult(tool: string, d: Pick<BoardDecision, "ok" | "reason" | "message" | "taskId">) {
   const taskId = d.taskId !== undefined ? { taskId: d.taskId } : {};
   if (d.ok) return textResult<BoardCallDetails>(d.message, { ok: true, message: d.message, ...taskId });
   const reason = d.reason ?? "invalid_input";
@@ -44,23 +26,14 @@ export function decisionResult(tool: string, d: BoardDecision) {
 }
 
 /**
- * Registers the worker's board tools (R37–R39, R46): task_list reads the leader's snapshot (one
- * task in full with `taskId`); task_claim and task_submit publish an intent sealed with this
- * spawn's `key` and return the leader's sealed decision in the same call (W11), a rejection as a
- * normal result naming its code. The leader alone changes the board (R48). One decisions watcher
- * serves every call of this process; it starts on the first call and closes at session_shutdown.
+ * Registers the worker's board tools (R37–R39, R46) over `channel` (src/worker/channel.ts):
+ * task_list shows the leader's board (one task in full with `taskId`); task_claim and
+ * task_submit send an intent and return the leader's decision in the same call (W11), a
+ * rejection as a normal result naming its code. The leader alone changes the board (R48).
  */
-export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, key: Buffer): void {
-  const board = boardLayoutAt(me.boardDir);
-  const runtime = runtimeLayoutAt(me.runtimeDir);
-  const watcher = new DecisionWatcher({ dir: board.decisionsDir, key });
-  pi.on("session_shutdown", () => watcher.close());
-
-  /** Publishes one intent as this incarnation and returns the leader's decision as the tool result. */
-  const decide = async (tool: string, intent: Omit<UnsealedIntent, "v" | "id" | "at" | "from" | "spawnId">) => {
-    const d = await requestDecision({ layout: board, key, watcher }, { from: me.name, spawnId: me.spawnId, ...intent });
-    return decisionResult(tool, d);
-  };
+export function registerWorkerBoardTools(pi: ExtensionAPI, channel: WorkerChannel): void {
+  /** Sends one intent as this incarnation and returns the leader's decision as the tool result. */
+  const decide = async (tool: string, ask: IntentAsk) => decisionResult(tool, await channel.decide(ask));
 
   pi.registerTool(defineTool({
     name: "task_list",
@@ -69,29 +42,8 @@ export function registerWorkerBoardTools(pi: ExtensionAPI, me: WorkerIdentity, k
       "Show the team's task board (a page plus counts) and the roster, to find claimable work and peers. With taskId, show that one task in full (description, criteria, whole result).",
     parameters: TaskListParams,
     async execute(_id, params) {
-      let snapshot = createBoard();
-      let text: string | undefined;
-      try {
-        text = await readFile(board.board, "utf8");
-      } catch (error) {
-        if (errnoCode(error) !== "ENOENT") throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${errorText(error)}`));
-      }
-      if (text !== undefined) {
-        const parsed = parseBoardFile(text);
-        if (!parsed.ok) throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${parsed.problem}`));
-        snapshot = loadBoard(parsed.file);
-      }
-      if (params.taskId !== undefined && params.taskId.trim() !== "") {
-        const detail = renderTaskDetail(snapshot, params.taskId, me.name);
-        if (!detail.ok) throw new TeamError("not_found", `task_list: ${detail.message}`);
-        return textResult(detail.text, {});
-      }
-      const roster = await readRosterFile(runtime.roster);
-      const rows = roster.ok ? roster.value.teammates.filter((t) => t.status !== "stopped").map((t) => ({ name: t.name, status: t.status, agent: t.agent })) : [];
-      return textResult(
-        renderTaskList(snapshot, { audience: "worker", self: me.name, roster: rows, ...(params.offset !== undefined ? { offset: params.offset } : {}) }),
-        {},
-      );
+      const taskId = params.taskId !== undefined && params.taskId.trim() !== "" ? { taskId: params.taskId } : {};
+      return textResult(await channel.view({ ...taskId, ...(params.offset !== undefined ? { offset: params.offset } : {}) }), {});
     },
   }));
 

@@ -16,8 +16,8 @@
 import { homedir } from "node:os";
 import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
 import { checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
-import { readRosterFile } from "../mail/index.ts";
-import { errorText, runtimeLayoutAt } from "../store/index.ts";
+import { readRosterFile, type RosterFile } from "../mail/index.ts";
+import { errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { diskState, dirForms, locate, type Target } from "./guard-fs.ts";
 
@@ -27,6 +27,8 @@ type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 export interface EditGuardOptions {
   /** The roster to read holdings from. Default: `roster.json` in `me.runtimeDir`. */
   readonly rosterPath?: string;
+  /** Reads the roster instead of `rosterPath` (a stream teammate's last roster from the leader). */
+  readonly readRoster?: () => Promise<ReadResult<RosterFile>>;
   /**
    * Receives one line when resource holdings could not be checked (fail open) or were taken from
    * the last valid roster, once per distinct message. Default: the process's stderr, which the
@@ -66,6 +68,7 @@ export function registerEditGuards(
   options: EditGuardOptions = {},
 ): (() => void) & { readonly ready: Promise<void> } {
   const rosterPath = options.rosterPath ?? runtimeLayoutAt(me.runtimeDir).roster;
+  const readRoster = options.readRoster ?? (() => readRosterFile(rosterPath));
   const home = options.homeDir ?? homedir();
   const versions = new FileVersions();
   const noted = new Set<string>();
@@ -84,7 +87,7 @@ export function registerEditGuards(
   let last: readonly Holding[] | undefined;
   const primed = me.worktree
     ? Promise.resolve()
-    : readRosterFile(rosterPath).then(
+    : readRoster().then(
         (r) => {
           if (r.ok) last = chooseHoldings({ ok: true, roster: r.value }, me.name, undefined).last;
         },
@@ -92,7 +95,7 @@ export function registerEditGuards(
       );
   const holdings = async (): Promise<{ holdings: readonly Holding[]; fromLastKnown: boolean }> => {
     await primed;
-    const roster = await readRosterFile(rosterPath);
+    const roster = await readRoster();
     const choice = chooseHoldings(roster.ok ? { ok: true, roster: roster.value } : { ok: false, message: roster.message }, me.name, last);
     last = choice.last;
     if (choice.note !== undefined) note(choice.note);

@@ -1,10 +1,9 @@
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { TeamError } from "../errors.ts";
-import { appendInboxRecord, appendOutboxRecord, livingNames, makeInboxRecord, makeOutboxRecord, readRosterFile } from "../mail/index.ts";
-import { runtimeLayoutAt } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { routeFromWorker } from "../team/routing.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
+import type { WorkerChannel } from "./channel.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
@@ -19,15 +18,13 @@ interface SendDetails {
 }
 
 /**
- * Registers the worker side of send_message (R24, R27, R28, R47): a report goes to the
- * worker's own outbox, stamped with the identity from its environment (never from the
- * payload) and sealed with its spawn `key` (src/mail/seal.ts), at most one per answer (the
- * others are refused back to the teammate); peer mail goes to a living
- * recipient's inbox, sealed the same way. Both return `queued` once written. A terminal report
- * ends the worker's turn.
+ * Registers the worker side of send_message (R24, R27, R28, R47) over `channel` (src/worker/channel.ts):
+ * a report goes to the leader, at most one per answer (the others are refused back to the
+ * teammate), stamped with the identity from its environment or its pipe (never from the
+ * payload); peer mail goes to a living recipient. Both return `queued` once written. A terminal
+ * report ends the worker's turn.
  */
-export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: Buffer): void {
-  const layout = runtimeLayoutAt(me.runtimeDir);
+export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, channel: WorkerChannel): void {
   // One report per answer: 200 parallel send_message(to: "leader") calls in one assistant
   // message would otherwise start 200 leader turns. A turn is one assistant message.
   let turn = 0;
@@ -47,7 +44,7 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: B
       // A report needs no roster, so it is judged before any await: parallel calls in one answer
       // see each other's claim on the answer's one report.
       const toLeader = params.to.trim().toLowerCase() === "leader";
-      let route = toLeader ? routeFromWorker(me.name, params, []) : undefined;
+      const route = toLeader ? routeFromWorker(me.name, params, []) : undefined;
       if (route?.kind === "error") throw new TeamError("invalid_input", route.message);
       if (route?.kind === "report") {
         if (reportedIn === turn) {
@@ -58,30 +55,25 @@ export function registerWorkerTools(pi: ExtensionAPI, me: WorkerIdentity, key: B
         }
         reportedIn = turn;
         if (route.terminal) terminalIn = turn;
-      } else {
-        const roster = await readRosterFile(layout.roster);
-        route = routeFromWorker(me.name, params, roster.ok ? livingNames(roster.value) : []);
-        if (route.kind === "error") {
-          const why = roster.ok ? "" : `send_message: the roster could not be read (${roster.message}), so no living teammate is known. `;
-          throw new TeamError("invalid_input", why + route.message);
-        }
       }
       const reopen = params.reopen ? " Note: reopen is for the leader and was ignored." : "";
-      if (route.kind === "report") {
-        const record = makeOutboxRecord({ from: me.name, spawnId: me.spawnId, body: params.message, status: route.status }, key);
-        await appendOutboxRecord(layout.outbox(me.name), record);
+      if (route?.kind === "report") {
+        const id = await channel.report(params.message, route.status);
         const end = route.terminal ? " This was your terminal report; your turn ends here." : "";
         return {
           content: [{ type: "text", text: `queued: report to leader (${route.status}).${end}${reopen}` }],
-          details: { to: "leader", result: "queued" as const, status: route.status, id: record.id },
+          details: { to: "leader", result: "queued" as const, status: route.status, id },
           terminate: route.terminal,
         };
       }
-      const record = makeInboxRecord({ from: me.name, fromSpawnId: me.spawnId, to: route.to, body: params.message }, Date.now(), key);
-      await appendInboxRecord(layout.inbox(route.to), record);
+      if (params.status !== undefined) {
+        const refused = routeFromWorker(me.name, params, [params.to.trim()]);
+        if (refused.kind === "error") throw new TeamError("invalid_input", refused.message);
+      }
+      const sent = await channel.mail(params.to, params.message);
       return {
-        content: [{ type: "text", text: `queued: message to ${route.to}.${reopen}` }],
-        details: { to: route.to, result: "queued" as const, id: record.id },
+        content: [{ type: "text", text: `queued: message to ${sent.to}.${reopen}` }],
+        details: { to: sent.to, result: "queued" as const, id: sent.id },
       };
     },
   }));

@@ -5,7 +5,9 @@ import { SendMessageParams } from "../team/send-message-schema.ts";
 import { workerGuidance } from "./guidance.ts";
 import { registerWorkerBoardTools } from "./board-tools.ts";
 import { registerEditGuards } from "./edit-guards.ts";
+import { filesChannel, streamChannel } from "./channel.ts";
 import { readSpawnKey } from "./spawn-key.ts";
+import { StreamLink } from "./stream-link.ts";
 import { registerWorkerTools } from "./tools.ts";
 import { warmWhenIdle } from "./warm.ts";
 
@@ -20,11 +22,14 @@ export const ORPHAN_EXIT_MS = 1500;
  * after its start, it has Pi compile its tools' argument validators (src/worker/warm.ts).
  */
 export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "worker" }>): void {
-  const key = readSpawnKey(); // from the leader's pipe; only this process holds it (src/mail/seal.ts)
-  registerWorkerTools(pi, me, key);
-  registerWorkerBoardTools(pi, me, key);
+  // Files: sealed with the spawn key, read once from the leader's pipe; only this process holds it
+  // (src/mail/seal.ts). Stream: the RPC pipe itself is the identity, so there is no key.
+  const channel = me.transport === "stream" ? streamChannel(me, new StreamLink(pi)) : filesChannel(me, readSpawnKey());
+  pi.on("session_shutdown", () => channel.close());
+  registerWorkerTools(pi, me, channel);
+  registerWorkerBoardTools(pi, channel);
   // A worktree teammate (me.worktree set) gets only the scope check: team state, shared project.
-  registerEditGuards(pi, me);
+  registerEditGuards(pi, me, me.transport === "stream" ? { readRoster: channel.roster } : {});
   pi.on("before_agent_start", (event) => ({
     systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}) })}`,
   }));

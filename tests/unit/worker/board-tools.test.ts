@@ -11,6 +11,7 @@ import { TeamError } from "../../../src/errors.ts";
 import { newSpawnKey, sealDecision, type BoardIntent } from "../../../src/mail/index.ts";
 import { boardLayoutAt } from "../../../src/store/index.ts";
 import { registerWorkerBoardTools, type BoardCallDetails } from "../../../src/worker/board-tools.ts";
+import { filesChannel } from "../../../src/worker/channel.ts";
 import { useTempDirs } from "../store/tmp.ts";
 
 type Execute = (id: string, params: Record<string, unknown>) => Promise<{ content: { text: string }[]; details: unknown }>;
@@ -32,7 +33,9 @@ async function setup() {
     on: (type: string, handler: () => unknown) => (type === "session_shutdown" ? shutdowns.push(handler) : undefined),
   } as unknown as ExtensionAPI;
   const key = newSpawnKey();
-  registerWorkerBoardTools(pi, me, key);
+  const channel = filesChannel(me, key);
+  shutdowns.push(() => channel.close());
+  registerWorkerBoardTools(pi, channel);
   return { layout, key, tool: (name: string) => tools.get(name)! };
 }
 
