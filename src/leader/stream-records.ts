@@ -92,7 +92,9 @@ export class StreamRecords {
       }
       case "intent": {
         const board = this.#d.board();
-        const { kind: _kind, id, ...ask } = r;
+        // Only the intent's own fields: extra keys (a `from`, say) must not reach the board.
+        const { id, action, taskId, status, result } = r;
+        const ask: StreamIntentAsk = { action, ...(taskId !== undefined ? { taskId } : {}), ...(status ? { status } : {}), ...(result !== undefined ? { result } : {}) };
         const decision: StreamDecision = board ? board.intent(m, ask) : { ok: false, reason: "board_unavailable", message: "The leader has no task board in this session." };
         this.#answer(m, { kind: "answer", id, ok: decision.ok, text: decision.message, decision });
         return;

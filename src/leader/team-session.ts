@@ -132,7 +132,7 @@ export class TeamSession {
       },
       holdings: (m) => holdingsOf(this.board.board, m),
       streamBoard: {
-        intent: (m, ask) => this.board.decideFromPipe({ from: m.name, spawnId: m.spawnId, ...ask }),
+        intent: (m, ask) => this.board.decideFromPipe({ ...ask, from: m.name, spawnId: m.spawnId }),
         view: (m, ask) => {
           const roster = this.harness.members().filter((x) => x.status !== "stopped").map((x) => ({ name: x.name, status: x.status, agent: x.agent.name }));
           return workerBoardView(this.board.board, { self: m.name, roster, ...ask });
