@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureTmux } from "./ensure-tmux.mjs";
+import { ensureTool, TOOLS } from "./ensure-tools.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, ".tmp", "test-reports");
@@ -58,8 +58,10 @@ function cucumber() {
 if (run("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"])) passed++; else failed++;
 vitest("unit");
 cucumber();
-const noTmux = ensureTmux();
-if (noTmux) console.log(`\nThe real-terminal tests will be skipped: ${noTmux}.`);
+for (const tool of TOOLS) {
+  const missing = ensureTool(tool);
+  if (missing) console.log(`\nThe tests that need ${tool.name} will be skipped: ${missing}.`);
+}
 vitest("e2e");
 console.log(`\nJSON reports: ${relative(process.cwd(), out) || "."}/`);
 console.log(`\n${passed} passed, ${failed} failed`);

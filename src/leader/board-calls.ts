@@ -32,6 +32,7 @@ export class BoardCallWatch {
 
   /** Follows one RPC event of `m`'s child (wire it into the harness's `onRpcEvent`). */
   observe(m: Member, event: RpcEvent): void {
+    if (m.transport === "stream") return; // its board calls travel on its pipe: no intent file to rescan for
     if ((event.type === "tool_execution_start" || event.type === "tool_execution_end") && INTENT_TOOLS.has(event.toolName)) {
       const calls = this.#open.get(m.spawnId) ?? new Set<string>();
       if (event.type === "tool_execution_start") calls.add(event.toolCallId);
