@@ -139,6 +139,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   });
   const command = teammateLaunch(o, m, launch, plan, r.extensions);
   m.transport = command.transport;
+  m.launchDirs = command.removeAfterClose; // removed when its close has been handled (teammate-exit.ts)
   try {
     const answerUi = o.answerUi;
     m.proc = await spawnPiChild({
@@ -148,7 +149,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
       ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
     });
   } catch (error) {
-    await removeLaunchDirs(command.removeAfterClose);
+    await removeLaunchDirs(m.launchDirs.splice(0));
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
@@ -156,12 +157,12 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     throw error;
   }
   const proc = m.proc;
-  void proc.exited.then(() => removeLaunchDirs(command.removeAfterClose)).then((problem) => problem && team.note(problem, m));
   if (m.state.phase !== "starting") {
     // Shut down (or the session ended) while the process was being started: stop it now.
     await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch(() => undefined);
+    await removeLaunchDirs(m.launchDirs.splice(0));
     m.markClosed();
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }
