@@ -122,6 +122,7 @@ function buildDefinition(
   };
   const verify = fm.verify?.trim();
   if (verify) agent.verify = verify;
+  if (fm.launcher !== undefined) agent.launcher = fm.launcher;
   if (fm.extensions !== undefined) agent.extensions = resolveExtensions(fm.extensions, input.baseDir ?? dirname(source), input.home);
   return agent;
 }

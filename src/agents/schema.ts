@@ -1,4 +1,5 @@
 import { Type, type Static } from "typebox";
+import { LAUNCHER_FIELD_ACCEPTED, LAUNCHER_FIELD_PATTERN } from "../launch/launcher.ts";
 import { MODEL_FIELD_PATTERN } from "./model.ts";
 
 /**
@@ -13,13 +14,14 @@ export const AgentFrontmatterSchema = Type.Object({
   verify: Type.Optional(Type.String()),
   worktree: Type.Optional(Type.Boolean()),
   extensions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  launcher: Type.Optional(Type.String({ pattern: LAUNCHER_FIELD_PATTERN })),
 });
 
 /** Frontmatter that passed {@link AgentFrontmatterSchema}. */
 export type AgentFrontmatter = Static<typeof AgentFrontmatterSchema>;
 
 /** The known frontmatter keys, in the order messages list them. */
-export const AGENT_FRONTMATTER_KEYS = ["name", "description", "tools", "model", "verify", "worktree", "extensions"] as const;
+export const AGENT_FRONTMATTER_KEYS = ["name", "description", "tools", "model", "verify", "worktree", "extensions", "launcher"] as const;
 
 /** A known frontmatter key. */
 export type AgentFrontmatterKey = (typeof AGENT_FRONTMATTER_KEYS)[number];
@@ -33,4 +35,5 @@ export const ACCEPTED_FIELD_VALUES: Readonly<Record<AgentFrontmatterKey, string>
   verify: "a string (the role's default review prompt)",
   worktree: "true or false (a YAML boolean, unquoted)",
   extensions: "a YAML list of Pi extension paths (a file or a package directory), each relative to the directory of the agent file, absolute, or starting with ~/, for example [./gate.ts]",
+  launcher: LAUNCHER_FIELD_ACCEPTED,
 };

@@ -48,6 +48,12 @@ export interface AgentDefinition {
    * Existence is checked at spawn time, not here.
    */
   extensions?: AgentExtension[];
+  /**
+   * How its pi is started (src/launch/): `local` (absent: the same), `bwrap`, `podman`, `docker`,
+   * `ssh:<host>`, or a launcher named in the user's settings. Only the form is checked here; the
+   * name and the binary are checked at spawn time.
+   */
+  launcher?: string;
   /** The Markdown body, CRLF normalised to LF and trimmed. May be `""` (a warning says so). */
   prompt: string;
   scope: AgentScope;

@@ -7,6 +7,7 @@ import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agen
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
 import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
+import { removeLaunchDirs, type LaunchPreflight } from "../launch/index.ts";
 import { spawnPiChild } from "../process/index.ts";
 import { messageSizeProblem } from "../team/limits.ts";
 import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
@@ -16,6 +17,7 @@ import { validateTeammateName } from "../team/names.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
+import { preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
@@ -49,8 +51,9 @@ interface Resolved {
  * Starts a teammate (R13–R20, R22, L5, L13, L14) and waits until its child answers `get_state`.
  * Everything that can be refused is checked before any file, worktree or process exists: the
  * name and the limit, the role (a file, a session role, or an inline `definition`), `handoffFrom`,
- * the tool grant and the pinned model. Then the teammate is registered, an inline role is
- * registered or written, its worktree is made (`worktree: true`), and its pi is started. A
+ * the tool grant and the pinned model. Then the teammate is registered, its launcher is checked
+ * (src/launch/: settings, binary, ssh host), an inline role is registered or written, its
+ * worktree is made (`worktree: true`), and its pi is started under its launcher. A
  * failure after the worktree exists removes the worktree and its empty branch.
  * @throws TeamError `invalid_input`, `limit_reached`, `illegal_transition`, `child_exited`, and
  *   `io_error` when git or the definition file write fails.
@@ -106,9 +109,12 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   const kickoff = handoffMail ? undefined : (handoff ?? req.prompt);
   if (kickoff) m.assign(kickoff);
   team.members.set(req.name.toLowerCase(), m);
+  let launch: LaunchPreflight | undefined;
   try {
+    launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists
     await prepare(d, m, r);
   } catch (error) {
+    if (launch?.sandbox) await removeLaunchDirs([launch.sandbox.dir]);
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     m.markClosed();
@@ -131,14 +137,19 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     ...(m.worktree ? { worktree: m.worktree.dir } : {}),
     ...(workerBundle ? { workerBundle } : {}),
   });
+  const command = teammateLaunch(o, m, launch, plan, r.extensions);
+  m.transport = command.transport;
+  m.launchDirs = command.removeAfterClose; // removed when its close has been handled (teammate-exit.ts)
   try {
     const answerUi = o.answerUi;
     m.proc = await spawnPiChild({
-      piCli: o.piCli, args: plan.args, cwd: m.cwd(o.cwd), env: { ...o.env, ...plan.env }, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
-      spawnKey: team.keys.issue(req.name, spawnId),
+      piCli: o.piCli, args: plan.args, command, cwd: m.cwd(o.cwd), env: command.env, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
+      // A stream teammate's pipe is its identity: it gets no spawn key (nor the fd-3 pipe).
+      ...(command.transport === "files" ? { spawnKey: team.keys.issue(req.name, spawnId) } : {}),
       ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
     });
   } catch (error) {
+    await removeLaunchDirs(m.launchDirs.splice(0));
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
@@ -151,6 +162,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch(() => undefined);
+    await removeLaunchDirs(m.launchDirs.splice(0));
     m.markClosed();
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }

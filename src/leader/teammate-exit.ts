@@ -1,3 +1,4 @@
+import { removeLaunchDirs } from "../launch/index.ts";
 import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
 import type { Member } from "../team/member.ts";
 import type { TeamDriver } from "./team-driver.ts";
@@ -5,7 +6,8 @@ import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report
 
 /**
  * Watches `m`'s child (started by the spawn): on exit, drains its outbox, closes it on its queue,
- * then keeps its worktree's work; `m.closed` resolves after all of that. Returns at once.
+ * then keeps its worktree's work and removes the dirs its launch made; `m.closed` resolves after
+ * all of that. Returns at once.
  */
 export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): void {
   const proc = m.proc!;
@@ -13,7 +15,10 @@ export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): vo
     for (const dispose of m.disposers.splice(0)) dispose();
     const records = await team.mail.read(m.outbox); // a last report before the end still counts
     return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
-  })).then(() => keepWorktree(team, locks, m)).finally(() => m.markClosed());
+  })).then(() => keepWorktree(team, locks, m))
+    .then(() => removeLaunchDirs(m.launchDirs.splice(0)))
+    .then((problem) => problem && team.note(problem, m))
+    .finally(() => m.markClosed());
 }
 
 /**

@@ -18,10 +18,11 @@ function startSubprocess(options: SpawnPiChildOptions, stderrFd: number) {
   // (execa lib/stdio/type.js: 'native'); its types only list 3..9, hence the cast. Fd 3, when
   // asked for, is the pipe that carries the spawn key (src/mail/seal.ts).
   const stdio = ["pipe", "pipe", stderrFd as 3, ...(options.spawnKey ? ["pipe" as const] : [])] as const;
-  return execa(process.execPath, [options.piCli, ...options.args], {
+  const command = commandOf(options);
+  return execa(command.file, command.args, {
     cwd: options.cwd,
     env: options.env ?? {},
-    extendEnv: true,
+    extendEnv: command.extendEnv,
     stdio,
     buffer: false,
     reject: false,
@@ -33,12 +34,32 @@ function startSubprocess(options: SpawnPiChildOptions, stderrFd: number) {
 
 type ChildSubprocess = ReturnType<typeof startSubprocess>;
 
+/** The process to run: `options.command`, else `process.execPath <piCli> ...args` with the leader's environment. */
+function commandOf(options: SpawnPiChildOptions): SpawnCommand {
+  return options.command ?? { file: process.execPath, args: [options.piCli, ...options.args], extendEnv: true };
+}
+
+/** A process other than `process.execPath <piCli>`: a launcher (bwrap, ssh, ...) that runs pi. */
+export interface SpawnCommand {
+  /** The program, absolute or looked up on PATH (e.g. `bwrap`, `ssh`). */
+  file: string;
+  /** All its arguments (the pi command and its arguments included). */
+  args: readonly string[];
+  /** True: `env` is merged over `process.env`; false: the child gets `env` only. */
+  extendEnv: boolean;
+}
+
 /** Options of `spawnPiChild`. */
 export interface SpawnPiChildOptions {
   /** Path of the pi CLI script (`resolvePiCli()`); run as `process.execPath <piCli> ...args`. */
   piCli: string;
   /** Arguments after the script, e.g. `["--mode", "rpc", "--no-session", "--offline"]`. Passed as is. */
   args: readonly string[];
+  /**
+   * Run this instead of `process.execPath <piCli> ...args` (a launcher, src/launch/); `piCli` and
+   * `args` are then used for the log header only. Default: none.
+   */
+  command?: SpawnCommand;
   /** Working directory of the child. */
   cwd: string;
   /** Merged over `process.env`; a key set to `undefined` is removed from the child's environment. */
@@ -109,7 +130,7 @@ export interface PiChild {
 }
 
 /**
- * Spawn `process.execPath <piCli> ...args` with piped stdin/stdout and stderr appended to
+ * Spawn `process.execPath <piCli> ...args` (or `options.command`) with piped stdin/stdout and stderr appended to
  * `stderrLog`, and wrap it in an `RpcChild`. Resolves once the process has spawned (not once
  * Pi is ready: call `waitReady`).
  * @throws TeamError `io_error` when the stderr log cannot be opened; `ChildExitedError`
@@ -122,7 +143,7 @@ export async function spawnPiChild(options: SpawnPiChildOptions): Promise<PiChil
   const label = options.label ?? "pi child";
   const log = openStderrLog(
     options.stderrLog,
-    `=== ${new Date(now()).toISOString()} spawn ${label}: ${[options.piCli, ...options.args].join(" ")} ===`,
+    `=== ${new Date(now()).toISOString()} spawn ${label}: ${(options.command ? [options.command.file, ...options.command.args] : [options.piCli, ...options.args]).join(" ")} ===`,
   );
   let subprocess: ChildSubprocess;
   try {
@@ -140,7 +161,8 @@ export async function spawnPiChild(options: SpawnPiChildOptions): Promise<PiChil
     subprocess.once("spawn", () => resolve());
     subprocess.once("error", (error) => {
       const exit: ChildExit = { code: null, signal: null, reason: "spawn_failed" };
-      const message = `${label}: cannot start ${process.execPath} ${options.piCli} in ${options.cwd}: ${error.message}`;
+      const { file, args } = commandOf(options);
+      const message = `${label}: cannot start ${file} ${args[0] ?? ""} in ${options.cwd}: ${error.message}`;
       reject(new ChildExitedError(message, exit, log.tail(), { cause: error }));
     });
   });

@@ -40,6 +40,8 @@ export class Member {
    * or `stream` (on its own RPC pipe, which is its identity: a launcher that shares no files).
    */
   transport: Transport = "files";
+  /** Dirs its launch made (a bwrap teammate's private dir), removed once its child has closed. */
+  launchDirs: string[] = [];
   /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
   kept: { name: string; base: string } | undefined;
   /** Its worktree dir when a capture had to leave it in place (nested repos, a failed commit). */

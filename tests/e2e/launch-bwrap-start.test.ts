@@ -1,0 +1,69 @@
+/**
+ * Issue 10 (launchers) on the real pi CLI and real bubblewrap: a `launcher: bwrap` teammate
+ * starts inside bwrap, reads the scripted model from its (private, read-only bound) agent dir,
+ * and makes its first model request. Its bash sees the project read-write, the user's agent dir
+ * read-only, the team's runtime and board dirs empty, its own TMPDIR, and only its own processes.
+ * Skipped where bwrap is missing or cannot make namespaces, and until the worker side of the
+ * stream transport (src/worker/stream.ts) exists: today's worker needs a spawn key on fd 3, which
+ * a stream teammate is not given, so its extension fails to load. (Checked by hand with the key
+ * passed anyway: the test passes.)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { sessionKey } from "../../src/store/layout.ts";
+import { agentFile } from "../support/leader.ts";
+import { leaderCommands, spawnCall, startTeam, waitUntil, type Team } from "../support/team.ts";
+
+const streamWorker = existsSync(fileURLToPath(new URL("../../src/worker/stream.ts", import.meta.url)));
+const bwrapWorks = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "true"], { stdio: "ignore" }).status === 0;
+
+let team: Team | undefined;
+afterEach(async () => {
+  await team?.stop();
+  team = undefined;
+});
+
+describe.skipIf(!bwrapWorks || !streamWorker)("launcher bwrap", () => {
+  it("starts pi inside bwrap: its first model request arrives, and it sees only what it should", async () => {
+    const probe = (runtimeDir: string, boardDir: string, agentDir: string): string =>
+      [
+        `echo "runtime=$(ls -A ${runtimeDir} | wc -l)"`,
+        `echo "board=$(ls -A ${boardDir} | wc -l)"`,
+        `(touch ${agentDir}/settings.json 2>/dev/null && echo agent=rw) || echo agent=ro`,
+        `(touch ./made-in-box && echo project=rw) || echo project=ro`,
+        `echo "tmpdir=$TMPDIR"`,
+        `echo "procs=$(ls /proc | grep -c '^[0-9]')"`,
+        `echo "transport=$PI_TEAMS_TRANSPORT"`,
+      ].join("; ");
+    team = await startTeam({
+      agents: { "boxed.md": agentFile("boxed", "You work in a box.", { tools: "bash", launcher: "bwrap" }) },
+      scripts: { leader: leaderCommands({ SPAWN: [spawnCall("boxy", "boxed", "Look around.")] }) },
+    });
+    const t = team;
+    const key = sessionKey(undefined, t.env.cwd);
+    const runtimeDir = join(t.env.agentDir, "teammate", key);
+    const boardDir = join(t.env.agentDir, "tasks", key);
+    t.script("boxy", (c) => (c.toolResults.length === 0 ? { toolCalls: [{ name: "bash", arguments: { command: probe(runtimeDir, boardDir, t.env.agentDir) } }] } : { text: "done" }));
+    await t.run("SPAWN", 60_000);
+    const spawn = t.toolEnds("teammate_spawn")[0];
+    expect(spawn?.isError, spawn?.text).toBe(false);
+    await waitUntil("boxy's second model request (after its bash probe)", () => t.model.callsOf("boxy").length >= 2, 30_000);
+    const out = t.model.callsOf("boxy")[1]?.toolResults[0]?.content ?? "";
+    expect(out).toContain("runtime=0");
+    expect(out).toContain("board=0");
+    expect(out).toContain("agent=ro");
+    expect(out).toContain("project=rw");
+    expect(out).toContain("transport=stream");
+    expect(out).toMatch(/procs=\d\b/); // bwrap's init, pi and the shell: no peer, no leader
+    const tmp = /tmpdir=(\S+)/.exec(out)?.[1] ?? "";
+    expect(tmp).toMatch(/pi-teams-boxy-/);
+    expect(existsSync(join(t.env.cwd, "made-in-box"))).toBe(true);
+    await t.stop();
+    team = undefined;
+    // The private dir goes once the child has closed.
+    await waitUntil("the sandbox dir to be removed", () => !existsSync(tmp), 10_000);
+  }, 120_000);
+});
