@@ -3,21 +3,16 @@
  * starts inside bwrap, reads the scripted model from its (private, read-only bound) agent dir,
  * and makes its first model request. Its bash sees the project read-write, the user's agent dir
  * read-only, the team's runtime and board dirs empty, its own TMPDIR, and only its own processes.
- * Skipped where bwrap is missing or cannot make namespaces, and until the worker side of the
- * stream transport (src/worker/stream.ts) exists: today's worker needs a spawn key on fd 3, which
- * a stream teammate is not given, so its extension fails to load. (Checked by hand with the key
- * passed anyway: the test passes.)
+ * Skipped where bwrap is missing or cannot make namespaces (npm test installs it where it can).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionKey } from "../../src/store/layout.ts";
 import { agentFile } from "../support/leader.ts";
 import { leaderCommands, spawnCall, startTeam, waitUntil, type Team } from "../support/team.ts";
 
-const streamWorker = existsSync(fileURLToPath(new URL("../../src/worker/stream.ts", import.meta.url)));
 const bwrapWorks = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "true"], { stdio: "ignore" }).status === 0;
 
 let team: Team | undefined;
@@ -26,7 +21,7 @@ afterEach(async () => {
   team = undefined;
 });
 
-describe.skipIf(!bwrapWorks || !streamWorker)("launcher bwrap", () => {
+describe.skipIf(!bwrapWorks)("launcher bwrap", () => {
   it("starts pi inside bwrap: its first model request arrives, and it sees only what it should", async () => {
     const probe = (runtimeDir: string, boardDir: string, agentDir: string): string =>
       [
