@@ -40,4 +40,14 @@ describe("RosterWriter: writes only what changed (L24)", () => {
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({ updatedAt: 3, teammates: [{ name: "ada", status: "working" }] });
   });
 
+
+  it("hands each changed roster to `changed` before writing it, and an unchanged one to no one", async () => {
+    const writer = new RosterWriter(path, () => 1);
+    const seen: string[][] = [];
+    const changed = (r: { teammates: Array<{ status: string }> }) => void seen.push(r.teammates.map((t) => t.status));
+    await writer.write([member("ada", "idle")], undefined, changed);
+    await writer.write([member("ada", "idle")], undefined, changed);
+    await writer.write([member("ada", "working")], undefined, changed);
+    expect(seen).toEqual([["idle"], ["working"]]);
+  });
 });
