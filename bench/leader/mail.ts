@@ -61,13 +61,17 @@ function sender(count: number, message: (i: number) => Record<string, unknown>, 
   };
 }
 
-/** Spawns `names` without kickoffs (one leader reply) and waits until the leader is quiet. */
-async function spawnIdle(w: World, names: string[]): Promise<void> {
-  await w.command(names.map((name) => ({ name: "teammate_spawn", arguments: { name, agent: ROLE } })));
+/**
+ * Spawns `names` without kickoffs (one leader reply; each plays `agents[name]`, default the
+ * benchmark role) and waits until the leader is quiet.
+ */
+export async function spawnIdle(w: World, names: string[], agents: Record<string, string> = {}): Promise<void> {
+  await w.command(names.map((name) => ({ name: "teammate_spawn", arguments: { name, agent: agents[name] ?? ROLE } })));
   await w.quiet();
 }
 
-async function shutdown(w: World, names: string[]): Promise<void> {
+/** Shuts `names` down (one leader reply), waits until the leader is quiet, drops their scripts. */
+export async function shutdown(w: World, names: string[]): Promise<void> {
   await w.command(names.map((name) => ({ name: "teammate_shutdown", arguments: { name } })));
   await w.quiet();
   for (const name of names) w.director.play(name, undefined);
@@ -77,6 +81,17 @@ async function shutdown(w: World, names: string[]): Promise<void> {
 async function peerRound(w: World, round: number, count: number): Promise<number[]> {
   const [from, to] = [`psend${round}`, `precv${round}`];
   await spawnIdle(w, [from, to]);
+  const times = await peerRun(w, from, to, count);
+  await shutdown(w, [from, to]);
+  return times;
+}
+
+/**
+ * `count` paced peer messages from living teammate `from` to living teammate `to` (woken by one
+ * leader message); each goes once `to` got the previous one and is idle again, and the leader is
+ * idle, then `gapMs` later. Returns the latencies in send order.
+ */
+export async function peerRun(w: World, from: string, to: string, count: number, gapMs = 0): Promise<number[]> {
   const sentAt: number[] = [];
   const arrivedAt: number[] = [];
   let idleSince = 0;
@@ -91,13 +106,13 @@ async function peerRound(w: World, round: number, count: number): Promise<number
       await until(() => rosterIdle(w, to, idleSince), `${to} to be idle again`);
     }
     await until(() => leaderIdle(w), "the leader to be idle");
+    if (gapMs > 0) await pause(gapMs);
     idleSince = Date.now();
   };
   w.director.play(from, sender(count, (i) => ({ to, message: `peer-msg ${i} for ${to}` }), gate, sentAt));
   await w.command([{ name: "send_message", arguments: { to: from, message: `Start the peer run to ${to}.` } }]);
   await until(() => arrivedAt.length === count && arrivedAt.every((x) => x !== undefined), `${to}'s last message`, TOOL_RESULT_WAIT_MS);
   await w.quiet();
-  await shutdown(w, [from, to]);
   return sentAt.map((t0, i) => arrivedAt[i]! - t0);
 }
 

@@ -43,15 +43,18 @@ export async function timeBare(w: World, name: string): Promise<SpawnSample> {
   }
 }
 
-/** The leader spawns teammate `name` with a kickoff: its tool call → the teammate's first model request. */
-export async function timeTeammate(w: World, name: string): Promise<SpawnSample> {
+/**
+ * The leader spawns teammate `name` (role `agent`) with a kickoff: its tool call → the teammate's
+ * first model request.
+ */
+export async function timeTeammate(w: World, name: string, agent: string = ROLE): Promise<SpawnSample> {
   w.director.play(name, (call) => call.toolResults.length > 0
     ? { text: "done" }
     : { toolCalls: [{ name: "send_message", arguments: { to: "leader", message: "kickoff done", status: "completed" } }] });
   let t0 = 0;
   const first = w.director.next(name, () => true, `teammate ${name}'s first request`);
   const pids0 = new Set(await w.leaderChildren());
-  const spawned = w.command([{ name: "teammate_spawn", arguments: { name, agent: ROLE, prompt: `Kickoff for ${name}: report done.` } }], () => (t0 = performance.now()));
+  const spawned = w.command([{ name: "teammate_spawn", arguments: { name, agent, prompt: `Kickoff for ${name}: report done.` } }], () => (t0 = performance.now()));
   const { t } = await first;
   const wallMs = t - t0;
   // The new child of the leader is the teammate (the kickoff goes out before its pid is in the roster).

@@ -18,7 +18,7 @@ import { startScriptedModel, type ModelCall, type Reply, type ScriptedModel } fr
 
 /** The role every benchmark teammate plays. */
 export const ROLE = "worker";
-const ROLE_PROMPT = "You are a benchmark teammate. Do what the message says.";
+export const ROLE_PROMPT = "You are a benchmark teammate. Do what the message says.";
 /** Prefix of a bench command in a leader prompt: the rest is the JSON list of tool calls to make. */
 const COMMAND = "BENCH-CMD ";
 
@@ -140,14 +140,20 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** What a benchmark adds to the world: more role files (name → file text), more settings.json keys. */
+export interface WorldOptions {
+  agents?: Record<string, string>;
+  settings?: Record<string, unknown>;
+}
+
 /** Builds the env, starts the model and a real leader pi with this package; the leader is ready. */
-export async function startWorld(extraEnv: Record<string, string> = {}): Promise<World> {
+export async function startWorld(extraEnv: Record<string, string> = {}, opts: WorldOptions = {}): Promise<World> {
   const director = new Director();
   const model = await startScriptedModel({ handler: director.handler });
   director.model = model;
-  const env = await createPiEnv({ model });
+  const env = await createPiEnv({ model, ...(opts.settings ? { settings: opts.settings } : {}) });
   await dropIdentityHeader(env.agentDir);
-  await writeAgents(env, { [`${ROLE}.md`]: agentFile(ROLE, ROLE_PROMPT) });
+  await writeAgents(env, { [`${ROLE}.md`]: agentFile(ROLE, ROLE_PROMPT), ...opts.agents });
   const leader = await startLeader(env, { extraEnv });
   let pending: { calls: ToolCall[]; onReply: (() => void) | undefined } | undefined;
   let seq = 0;
