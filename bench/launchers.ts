@@ -44,18 +44,12 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   const cleanups = new Cleanups();
   const offSignals = closeOnSignal(() => cleanups.close());
-  // execa's child cleanup (signal-exit, for the sshd and the pis) re-raises a signal when its own
-  // listener is the only one left, and closeOnSignal's is a `once`, gone by then: without this
-  // listener the process would die of the signal before the close had stopped anything.
-  const hold = (): void => undefined;
-  process.on("SIGINT", hold).on("SIGTERM", hold);
   let results: LaunchResults;
   try {
     results = await run(await startLaunchWorld(cleanups), started, loadBefore);
   } finally {
     offSignals();
     await cleanups.close();
-    process.off("SIGINT", hold).off("SIGTERM", hold);
   }
   const section = renderLaunchSection(results);
   console.log(section);
