@@ -101,7 +101,6 @@ export function renderLaunchSection(r: LaunchResults): string {
   return [
     LAUNCH_SECTION_TITLE,
     "",
-    // No npm script runs this one: the first reproduce line names the file instead.
     "Reproduce: `npm run bench:launchers` (prints this section; `node_modules/.bin/node bench/launchers.ts --write` also writes",
     ...rest,
     `Env: BENCH_LAUNCH_ROUNDS=${r.rounds}, BENCH_LAUNCH_MAIL_N=${r.mailCount}.`,
