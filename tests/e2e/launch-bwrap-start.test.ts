@@ -5,15 +5,14 @@
  * read-only, the team's runtime and board dirs empty, its own TMPDIR, and only its own processes.
  * Skipped where bwrap is missing or cannot make namespaces (npm test installs it where it can).
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { BWRAP_WORKS } from "../support/bwrap.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { agentFile } from "../support/leader.ts";
 import { leaderCommands, spawnCall, startTeam, waitUntil, type Team } from "../support/team.ts";
 
-const bwrapWorks = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "true"], { stdio: "ignore" }).status === 0;
 
 let team: Team | undefined;
 afterEach(async () => {
@@ -21,7 +20,7 @@ afterEach(async () => {
   team = undefined;
 });
 
-describe.skipIf(!bwrapWorks)("launcher bwrap", () => {
+describe.skipIf(!BWRAP_WORKS)("launcher bwrap", () => {
   it("starts pi inside bwrap: its first model request arrives, and it sees only what it should", async () => {
     const probe = (runtimeDir: string, boardDir: string, agentDir: string): string =>
       [

@@ -7,20 +7,18 @@
  * assignment would keep them from claiming): the board's notice of the task wakes them. Each
  * skips, saying why, where its engine cannot run.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { BWRAP_WORKS } from "../support/bwrap.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
 import { HAS_SSHD, startSshd, type TestSshd } from "../support/sshd.ts";
 import { callText, leaderCommands, sendCall, spawnCall, startTeam, waitUntil, type Team } from "../support/team.ts";
 
-const bwrapWorks = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "true"], { stdio: "ignore" }).status === 0;
-if (!bwrapWorks) console.warn("bwrap is missing or cannot make namespaces here: the bwrap launcher test is skipped.");
 if (!HAS_SSHD) console.warn("sshd or ssh-keygen is missing here: the ssh launcher test is skipped.");
 
 let team: Team | undefined;
@@ -51,7 +49,7 @@ async function taskStatus(t: Team, id: string): Promise<string | undefined> {
   return board?.tasks.find((x) => x.id === id)?.state.status;
 }
 
-describe.skipIf(!bwrapWorks)("launcher bwrap over the stream transport", () => {
+describe.skipIf(!BWRAP_WORKS)("launcher bwrap over the stream transport", () => {
   it("cannot write to the leader's home, yet reports, mails a local peer and completes a board task", async () => {
     const probe = `pi-teams-bwrap-probe-${process.pid}-${Date.now()}`;
     team = await startTeam({
