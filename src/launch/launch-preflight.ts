@@ -11,6 +11,7 @@ import { TeamError } from "../errors.ts";
 import type { BwrapSandbox } from "./launch-plan.ts";
 import { readLaunchSettings, type LaunchSettings } from "./launch-settings.ts";
 import { resolveLauncher, type ResolvedLauncher } from "./launcher.ts";
+import { seedTranspileCache } from "./transpile-cache.ts";
 
 /** Inputs of {@link preflightLaunch}. */
 export interface LaunchPreflightInput {
@@ -24,6 +25,8 @@ export interface LaunchPreflightInput {
   env: Readonly<Record<string, string | undefined>>;
   /** Dirs a bwrap teammate must not see; created (0700) if missing, so bwrap can cover them. */
   hidden: readonly string[];
+  /** This package's dir: a bwrap box gets copies of its transpile cache entries (transpile-cache.ts). */
+  packageDir?: string;
   /** Budget of the ssh reachability probe in ms. Default 20000 (its ConnectTimeout is 5 s). */
   sshProbeTimeoutMs?: number;
 }
@@ -66,7 +69,7 @@ export async function preflightLaunch(input: LaunchPreflightInput): Promise<Laun
     throw new TeamError("invalid_input", `launcher ${JSON.stringify(input.launcher)} needs ${JSON.stringify(binary)}, which is not on PATH (${input.env.PATH ?? "unset"}); ${how}.`);
   }
   if (launcher.kind === "ssh") await probeSsh(launcher.host, launcher.options, input);
-  const sandbox = launcher.kind === "bwrap" ? await prepareSandbox(input.name, input.agentDir, input.hidden) : undefined;
+  const sandbox = launcher.kind === "bwrap" ? await prepareSandbox(input.name, input.agentDir, input.hidden, input.packageDir) : undefined;
   return { launcher, settings, settingsPath: path, ...(sandbox ? { sandbox } : {}) };
 }
 
@@ -94,13 +97,14 @@ async function probeSsh(host: string, options: readonly string[], input: LaunchP
 }
 
 /** Makes the hidden dirs (so bwrap can mount over them) and the teammate's private dir. */
-async function prepareSandbox(name: string, realAgentDir: string, hidden: readonly string[]): Promise<BwrapSandbox> {
+async function prepareSandbox(name: string, realAgentDir: string, hidden: readonly string[], packageDir: string | undefined): Promise<BwrapSandbox> {
   let dir: string | undefined;
   try {
     for (const h of hidden) await mkdir(h, { recursive: true, mode: 0o700 });
     dir = await mkdtemp(join(tmpdir(), `pi-teams-${name}-`));
     const box = { dir, tmp: join(dir, "tmp"), agentDir: join(dir, "agent"), realAgentDir };
     await mkdir(box.tmp, { mode: 0o700 });
+    if (packageDir) await seedTranspileCache(join(tmpdir(), "jiti"), join(box.tmp, "jiti"), packageDir);
     await mkdir(box.agentDir, { mode: 0o700 });
     const agentEntries = await readdir(realAgentDir).catch((e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT") return [];

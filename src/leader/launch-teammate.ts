@@ -20,7 +20,7 @@ function hiddenDirs(o: ResolvedHarnessOptions): string[] {
  */
 export async function preflightTeammate(o: ResolvedHarnessOptions, m: Member): Promise<LaunchPreflight> {
   try {
-    return await preflightLaunch({ launcher: m.agent.launcher, name: m.name, agentDir: o.agentDir, env: { ...process.env, ...o.env }, hidden: hiddenDirs(o) });
+    return await preflightLaunch({ launcher: m.agent.launcher, name: m.name, agentDir: o.agentDir, env: { ...process.env, ...o.env }, hidden: hiddenDirs(o), packageDir: o.packageDir });
   } catch (error: unknown) {
     if (!(error instanceof TeamError)) throw error;
     throw new TeamError(error.code, `teammate_spawn: agent ${JSON.stringify(m.agent.name)} (${m.agent.source}): ${error.message}`, { cause: error });
