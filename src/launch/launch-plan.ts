@@ -22,6 +22,18 @@ export interface BwrapSandbox {
   realAgentDir: string;
   /** The names in `realAgentDir` at spawn time. */
   agentEntries: readonly string[];
+  /**
+   * Paths in the project bound back read-only over a shared-tree box's read-write project: its
+   * `.git` (hooks and config are code the leader's and the user's git runs outside the box), its
+   * `.pi` (role files pick the launcher; extensions), and the agent dir if it lies inside.
+   */
+  protect: readonly string[];
+  /**
+   * Dirs hidden behind an empty tmpfs: the parent of every box's private dir (a box must not read
+   * a peer box's temp files) and the user's usual socket dirs (a socket connects even on a
+   * read-only mount: tmux, D-Bus, an ssh agent, X11).
+   */
+  hide: readonly string[];
 }
 
 /** Inputs of {@link planLaunch}. All paths absolute. */
@@ -118,6 +130,8 @@ function planBwrap(input: LaunchPlanInput, env: Record<string, string>): LaunchP
     ...hidden.filter((h) => !inside.includes(h)).flatMap((h) => ["--tmpfs", h]),
     "--bind", rw, rw,
     ...inside.flatMap((h) => ["--tmpfs", h]),
+    ...(rw === input.project ? box.protect.flatMap((p) => ["--ro-bind", p, p]) : []),
+    ...box.hide.flatMap((h) => ["--tmpfs", h]),
     "--bind", box.dir, box.dir,
     // Pi takes lock dirs next to trust.json, settings.json and auth.json (`<file>.lock`), and
     // writes models-store.json and an empty auth.json when missing, all in its agent dir at start.

@@ -3,15 +3,13 @@
  * launcher's binary on PATH, an ssh host that answers, and a bwrap teammate's private dir.
  */
 import { execa } from "execa";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import which from "which";
 import { TeamError } from "../errors.ts";
 import type { BwrapSandbox } from "./launch-plan.ts";
 import { readLaunchSettings, type LaunchSettings } from "./launch-settings.ts";
 import { resolveLauncher, type ResolvedLauncher } from "./launcher.ts";
-import { seedTranspileCache } from "./transpile-cache.ts";
+import { prepareBox } from "./bwrap-box.ts";
 
 /** Inputs of {@link preflightLaunch}. */
 export interface LaunchPreflightInput {
@@ -27,6 +25,8 @@ export interface LaunchPreflightInput {
   hidden: readonly string[];
   /** This package's dir: a bwrap box gets copies of its transpile cache entries (transpile-cache.ts). */
   packageDir?: string;
+  /** The leader's cwd: a shared-tree bwrap box gets its `.git` and `.pi` read-only (bwrap-box.ts). */
+  project?: string;
   /** Budget of the ssh reachability probe in ms. Default 20000 (its ConnectTimeout is 5 s). */
   sshProbeTimeoutMs?: number;
 }
@@ -69,7 +69,10 @@ export async function preflightLaunch(input: LaunchPreflightInput): Promise<Laun
     throw new TeamError("invalid_input", `launcher ${JSON.stringify(input.launcher)} needs ${JSON.stringify(binary)}, which is not on PATH (${input.env.PATH ?? "unset"}); ${how}.`);
   }
   if (launcher.kind === "ssh") await probeSsh(launcher.host, launcher.options, input);
-  const sandbox = launcher.kind === "bwrap" ? await prepareSandbox(input.name, input.agentDir, input.hidden, input.packageDir) : undefined;
+  const sandbox = launcher.kind === "bwrap" ? await prepareBox({
+    name: input.name, realAgentDir: input.agentDir, hidden: input.hidden,
+    ...(input.project ? { project: input.project } : {}), ...(input.packageDir ? { packageDir: input.packageDir } : {}),
+  }) : undefined;
   return { launcher, settings, settingsPath: path, ...(sandbox ? { sandbox } : {}) };
 }
 
@@ -94,25 +97,4 @@ async function probeSsh(host: string, options: readonly string[], input: LaunchP
     `launcher "ssh:${host}" cannot reach ${host}: \`ssh ${args.join(" ")}\` failed (${why}): ${tail || "no output"}. ` +
       "Check the host name, piTeams.ssh.options in your Pi settings, and that a key logs in without a password prompt.",
   );
-}
-
-/** Makes the hidden dirs (so bwrap can mount over them) and the teammate's private dir. */
-async function prepareSandbox(name: string, realAgentDir: string, hidden: readonly string[], packageDir: string | undefined): Promise<BwrapSandbox> {
-  let dir: string | undefined;
-  try {
-    for (const h of hidden) await mkdir(h, { recursive: true, mode: 0o700 });
-    dir = await mkdtemp(join(tmpdir(), `pi-teams-${name}-`));
-    const box = { dir, tmp: join(dir, "tmp"), agentDir: join(dir, "agent"), realAgentDir };
-    await mkdir(box.tmp, { mode: 0o700 });
-    if (packageDir) await seedTranspileCache(join(tmpdir(), "jiti"), join(box.tmp, "jiti"), packageDir);
-    await mkdir(box.agentDir, { mode: 0o700 });
-    const agentEntries = await readdir(realAgentDir).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === "ENOENT") return [];
-      throw e;
-    });
-    return { ...box, agentEntries: agentEntries.sort() };
-  } catch (error: unknown) {
-    if (dir) await removeLaunchDirs([dir]);
-    throw new TeamError("io_error", `launcher "bwrap": cannot prepare the private dir of ${name}: ${String(error)}`, { cause: error });
-  }
 }

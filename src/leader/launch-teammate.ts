@@ -20,7 +20,7 @@ function hiddenDirs(o: ResolvedHarnessOptions): string[] {
  */
 export async function preflightTeammate(o: ResolvedHarnessOptions, m: Member): Promise<LaunchPreflight> {
   try {
-    return await preflightLaunch({ launcher: m.agent.launcher, name: m.name, agentDir: o.agentDir, env: { ...process.env, ...o.env }, hidden: hiddenDirs(o), packageDir: o.packageDir });
+    return await preflightLaunch({ launcher: m.agent.launcher, name: m.name, agentDir: o.agentDir, env: { ...process.env, ...o.env }, hidden: hiddenDirs(o), packageDir: o.packageDir, project: o.cwd });
   } catch (error: unknown) {
     if (!(error instanceof TeamError)) throw error;
     throw new TeamError(error.code, `teammate_spawn: agent ${JSON.stringify(m.agent.name)} (${m.agent.source}): ${error.message}`, { cause: error });
@@ -44,4 +44,20 @@ export function teammateLaunch(o: ResolvedHarnessOptions, m: Member, pre: Launch
     leaderEnv: pre.launcher.kind === "local" ? o.env : { ...process.env, ...o.env },
     ...(pre.sandbox ? { sandbox: pre.sandbox } : {}),
   });
+}
+
+/**
+ * The spawn error when a launched teammate's pi never answered on its pipe (exited at once, or
+ * not ready in time): most likely the launcher's setup, so it names the launcher, the settings
+ * file and the log, and does not read as a crash to respawn. A local teammate's error is kept.
+ */
+export function launchFailure(m: Member, pre: LaunchPreflight | undefined, error: unknown): unknown {
+  if (!pre || pre.launcher.kind === "local" || !(error instanceof TeamError)) return error;
+  const where = pre.settingsPath ? ` and the piTeams settings in ${pre.settingsPath}` : "";
+  return new TeamError(
+    error.code,
+    `teammate_spawn: ${m.name} (launcher ${JSON.stringify(m.agent.launcher)}) was started, but no pi answered on its pipe: ${error.message} ` +
+      `This is most likely the launcher's setup, not a crash: check that node, pi and this package are where it runs them${where}; its output is in ${m.facts.log}.`,
+    { cause: error },
+  );
 }

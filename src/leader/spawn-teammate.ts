@@ -17,7 +17,7 @@ import { validateTeammateName } from "../team/names.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
-import { preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
+import { launchFailure, preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
@@ -172,8 +172,10 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   }));
   d.watchExit(m);
   precompileMailCheckers(); // while the child starts, not in its first message (once per process)
+  let answered = false;
   try {
     await proc.waitReady(o.readyTimeoutMs);
+    answered = true;
     const sent = kickoff ? team.waits.kickoffSent(m) : undefined;
     // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.
     const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.now())] }] : [];
@@ -186,7 +188,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     void proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
     team.dispatch(m, { type: "stop_requested" });
     await m.closed;
-    throw error;
+    throw answered ? error : launchFailure(m, launch, error);
   }
   return {
     name: m.name,

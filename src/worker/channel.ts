@@ -21,6 +21,7 @@ import {
 import type { StreamDecision } from "../mail/stream-wire.ts";
 import { boardLayoutAt, errnoCode, errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
+import { messageSizeProblem } from "../team/limits.ts";
 import { routeFromWorker } from "../team/routing.ts";
 import { requestDecision } from "./decision.ts";
 import { DecisionWatcher } from "./decision-watch.ts";
@@ -122,9 +123,10 @@ export function streamChannel(me: WorkerIdentity, link: StreamLink): WorkerChann
       return id;
     },
     async mail(to, body) {
-      // The sender's own checks (size, not to itself) first, as the file channel makes them.
-      const route = routeFromWorker(me.name, { to, message: body }, [to.trim()]);
-      if (route.kind === "error") throw new TeamError("invalid_input", route.message);
+      // The leader judges the recipient (living, not the sender) with the whole roster; the size
+      // is judged here first, as the file channel does, so nothing too long crosses the pipe.
+      const tooLong = messageSizeProblem("send_message", "message", body);
+      if (tooLong) throw new TeamError("invalid_input", tooLong);
       const id = newMessageId(Date.now());
       const a = await link.request({ kind: "mail", id, to: to.trim(), body });
       if (!a.ok) throw new TeamError("invalid_input", a.text);

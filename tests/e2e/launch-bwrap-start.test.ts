@@ -53,7 +53,7 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap", () => {
     expect(out).toContain("transport=stream");
     expect(out).toMatch(/procs=\d\b/); // bwrap's init, pi and the shell: no peer, no leader
     const tmp = /tmpdir=(\S+)/.exec(out)?.[1] ?? "";
-    expect(tmp).toMatch(/pi-teams-boxy-/);
+    expect(tmp).toMatch(/pi-teams-boxes\/\d+-boxy-/);
     expect(existsSync(join(t.env.cwd, "made-in-box"))).toBe(true);
     await t.stop();
     team = undefined;

@@ -50,7 +50,7 @@ async function taskStatus(t: Team, id: string): Promise<string | undefined> {
 }
 
 describe.skipIf(!BWRAP_WORKS)("launcher bwrap over the stream transport", () => {
-  it("cannot write to the leader's home, yet reports, mails a local peer and completes a board task", async () => {
+  it("cannot write to the leader's home or the project's .git, yet reports, mails a local peer and completes a board task", async () => {
     const probe = `pi-teams-bwrap-probe-${process.pid}-${Date.now()}`;
     team = await startTeam({
       agents: {
@@ -63,7 +63,7 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap over the stream transport", () => 
           SPAWN: [spawnCall("mate", "worker"), spawnCall("box", "boxed")],
         }),
         box: steps([
-          tool("bash", { command: `touch "$HOME/${probe}"; echo "rc=$?"` }),
+          tool("bash", { command: `touch "$HOME/${probe}"; echo "rc=$?"; mkdir -p .git/hooks && touch .git/hooks/post-checkout; echo "git=$?"; touch made-by-box; echo "project=$?"` }),
           tool("send_message", { to: "mate", message: "hello from the box" }),
           tool("task_claim", { taskId: "boxed-task" }),
           tool("task_submit", { taskId: "boxed-task", status: "completed", result: "done in the box" }),
@@ -79,6 +79,9 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap over the stream transport", () => 
     await waitUntil("box's terminal report to reach the leader", () => t.model.callsOf("leader").some((c) => callText(c).includes("box done")), 60_000);
     const box = t.model.callsOf("box");
     expect(resultOf(box[1])).toMatch(/Read-only file system[\s\S]*rc=1/);
+    expect(resultOf(box[1])).toMatch(/git=1[\s\S]*project=0/); // the project is its to change, but not its .git (hooks run outside)
+    expect(existsSync(join(t.env.cwd, ".git", "hooks", "post-checkout"))).toBe(false);
+    expect(existsSync(join(t.env.cwd, "made-by-box"))).toBe(true);
     expect(existsSync(join(homedir(), probe))).toBe(false);
     expect(resultOf(box[2])).toBe("queued: message to mate.");
     expect(resultOf(box[3])).toMatch(/^Claimed task boxed-task: Boxed task\./);

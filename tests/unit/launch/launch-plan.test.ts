@@ -39,7 +39,7 @@ describe("planLaunch", () => {
   });
 
   it("bwrap: read-only root, team state hidden, the worktree bound back, a private agent dir; env not on the command line", () => {
-    const sandbox = { dir: "/tmp/pi-teams-boxy-1", tmp: "/tmp/pi-teams-boxy-1/tmp", agentDir: "/tmp/pi-teams-boxy-1/agent", realAgentDir: "/home/u/.pi/agent", agentEntries: ["auth.json", "models.json", "tasks", "teammate", "worktrees"] };
+    const sandbox = { dir: "/tmp/pi-teams-boxy-1", tmp: "/tmp/pi-teams-boxy-1/tmp", agentDir: "/tmp/pi-teams-boxy-1/agent", realAgentDir: "/home/u/.pi/agent", agentEntries: ["auth.json", "models.json", "tasks", "teammate", "worktrees"], protect: ["/proj/.git"], hide: ["/tmp/pi-teams-boxes", "/run/user/1000"] };
     const plan = planLaunch(input("bwrap", { env: ["SECRET_THING"] }, { sandbox, worktree: "/home/u/.pi/agent/worktrees/k/boxy-1", cwd: "/home/u/.pi/agent/worktrees/k/boxy-1/sub" }));
     expect(plan.file).toBe("bwrap");
     expect(plan.args).toEqual([
@@ -47,6 +47,7 @@ describe("planLaunch", () => {
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
       "--tmpfs", "/home/u/.pi/agent/tasks/k", "--tmpfs", "/home/u/.pi/agent/teammate/k", "--tmpfs", "/home/u/.pi/agent/worktrees/k",
       "--bind", "/home/u/.pi/agent/worktrees/k/boxy-1", "/home/u/.pi/agent/worktrees/k/boxy-1",
+      "--tmpfs", "/tmp/pi-teams-boxes", "--tmpfs", "/run/user/1000",
       "--bind", "/tmp/pi-teams-boxy-1", "/tmp/pi-teams-boxy-1",
       "--ro-bind", "/home/u/.pi/agent/auth.json", "/tmp/pi-teams-boxy-1/agent/auth.json",
       "--ro-bind", "/home/u/.pi/agent/models.json", "/tmp/pi-teams-boxy-1/agent/models.json",
@@ -65,12 +66,18 @@ describe("planLaunch", () => {
   });
 
   it("bwrap: a hidden dir inside the project is covered after the project is bound", () => {
-    const sandbox = { dir: "/t/b", tmp: "/t/b/tmp", agentDir: "/t/b/agent", realAgentDir: "/proj/.agent", agentEntries: [] };
+    const sandbox = { dir: "/t/b", tmp: "/t/b/tmp", agentDir: "/t/b/agent", realAgentDir: "/proj/.agent", agentEntries: [], protect: [], hide: [] };
     const plan = planLaunch(input("bwrap", {}, { sandbox, hidden: ["/proj/.agent/teammate/k"] }));
     const bind = plan.args.indexOf("/proj");
     const tmpfs = plan.args.indexOf("/proj/.agent/teammate/k");
     expect(bind).toBeGreaterThan(0);
     expect(tmpfs).toBeGreaterThan(bind);
+  });
+
+  it("bwrap in the shared tree: the project's .git and .pi are bound back read-only after the project", () => {
+    const sandbox = { dir: "/t/b", tmp: "/t/b/tmp", agentDir: "/t/b/agent", realAgentDir: "/home/u/.pi/agent", agentEntries: [], protect: ["/proj/.git", "/proj/.pi"], hide: [] };
+    const args = planLaunch(input("bwrap", {}, { sandbox })).args.join(" ");
+    expect(args).toContain("--bind /proj /proj --ro-bind /proj/.git /proj/.git --ro-bind /proj/.pi /proj/.pi");
   });
 
   it("bwrap without its sandbox dir is a caller bug", () => {

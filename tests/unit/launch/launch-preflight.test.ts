@@ -53,7 +53,7 @@ describe("preflightLaunch", () => {
       for (const dir of hidden) expect((await stat(dir)).mode & 0o777).toBe(0o700);
       expect(pre.launcher).toEqual({ kind: "bwrap" });
       const box = pre.sandbox!;
-      expect(box.dir).toContain("pi-teams-boxy-");
+      expect(box.dir).toMatch(/pi-teams-boxes\/\d+-boxy-/);
       expect(existsSync(box.tmp) && existsSync(box.agentDir)).toBe(true);
       expect(box.realAgentDir).toBe(agentDir);
       expect(box.agentEntries).toEqual(["models.json", "teammate", "worktrees"]);

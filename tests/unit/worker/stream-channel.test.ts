@@ -47,11 +47,13 @@ describe("the stream channel", () => {
     await expect(refused).rejects.toMatchObject({ code: "invalid_input", message: expect.stringContaining("carol") });
   });
 
-  it("refuses mail to itself without asking the leader", async () => {
+  it("refuses a message over the size limit without sending it; the recipient is the leader's to judge", async () => {
     const { pi, sent } = fakePi();
     const channel = streamChannel(me, new StreamLink(pi));
-    await expect(channel.mail("Alice", "hi")).rejects.toBeInstanceOf(TeamError);
+    await expect(channel.mail("bob", "x".repeat(200_000))).rejects.toBeInstanceOf(TeamError);
     expect(sent).toEqual([]);
+    void channel.mail("Alice", "hi").catch(() => undefined);
+    expect(sent.map((r) => r.kind === "mail" && r.to)).toEqual(["Alice"]);
   });
 
   it("an intent returns the leader's decision; the roster is the last one the leader sent", async () => {
