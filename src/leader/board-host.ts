@@ -278,10 +278,8 @@ export class BoardHost implements TeamActivity {
         case "escalate":
           this.#o.escalate(e);
           break;
-        default: {
-          const never: never = e;
-          throw new TeamError("illegal_transition", `unknown board effect ${JSON.stringify(never)}`);
-        }
+        default:
+          throw new TeamError("illegal_transition", `unknown board effect ${JSON.stringify(e satisfies never)}`);
       }
     }
     if (!changed) return;

@@ -13,6 +13,7 @@ export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): vo
   const proc = m.proc!;
   void proc.exited.then((exit) => team.enqueue(m, async () => {
     for (const dispose of m.disposers.splice(0)) dispose();
+    team.stream.forget(m); // its pipe is closed: no record of this incarnation can come again
     const records = await team.mail.read(m.outbox); // a last report before the end still counts
     return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
   })).then(() => keepWorktree(team, locks, m))
