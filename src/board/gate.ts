@@ -38,7 +38,7 @@ export function reopenCall(name: string): string {
 }
 
 /** The leader's options for a parked task, for escalations. */
-function parkedChoices(task: Task, holding: Holding): string {
+export function parkedChoices(task: Task, holding: Holding): string {
   const name = holding.holder.name;
   return [
     `No reviewer runs for it and @${name} cannot resubmit until you decide:`,

@@ -28,7 +28,7 @@ export { normalizeResource, resourcesOverlap, anyOverlap, type NormalizedResourc
 
 export { createTask, type CreateInput, type CreateRejection, type CreateResult, type Repointed } from "./create.ts";
 export { claimTask, type Claimant, type ClaimInput, type ClaimResult } from "./claim.ts";
-export { submitTask, type SubmitInput, type SubmitOutcome, type SubmitResult } from "./submit.ts";
+export { FAILED_SUBMITS_TO_PARK, submitTask, type SubmitInput, type SubmitOutcome, type SubmitResult } from "./submit.ts";
 export {
   BOARD_REJECTIONS,
   BoardRejectionSchema,
@@ -53,7 +53,9 @@ export {
   NOTICED_CAP,
   claimableTaskIds,
   createNoticeBook,
+  isFree,
   noticeText,
+  pacedUntil,
   planNotices,
   resolveNoticePace,
   type NoticeBook,
@@ -73,6 +75,7 @@ export {
   type BoardParseFailure,
   type BoardParseResult,
 } from "./schema.ts";
+export { STUCK_TASKS, canProgress, shortDuration, stuckSummary, waitReason, type WaitingInput } from "./waiting.ts";
 export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts";
 
 export { RESULT_PREVIEW, ROSTER_TAIL, TASK_PAGE, detailCall, renderTaskList, resultPreview, type RosterRow, type TaskListOptions } from "./view.ts";

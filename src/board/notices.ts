@@ -11,8 +11,11 @@
  *   the longest-unnoticed teammate first, at most `perNotice` tasks per notice. A task offered to a
  *   teammate still busy with that notice (not idle, no assignment yet) is not offered to another.
  *   When that teammate goes idle without claiming, it declined and the task moves on.
- * - Notices to one teammate are at least `paceMs` apart, except the synchronous notice from
- *   task_create. No recipients or nothing claimable: no effect, hence no model call.
+ * - The pace guards against re-waking, never delays work (W20): after a notice a teammate did not
+ *   act on, its next notice waits until `paceMs` after the last one (the synchronous notice from
+ *   task_create excepted). A teammate that acted (claimed from it: seen holding work), whose
+ *   claim ended since (submitted, released, completed, parked), or that was never noticed is
+ *   offered claimable work at once. No recipients or nothing claimable: no effect, no model call.
  * - Each teammate's noticed set is capped at 256 ids, pruned to claimable ids, then oldest first.
  */
 import { heldBy, type Board } from "./board.ts";
@@ -39,6 +42,11 @@ export interface NoticeEntry {
   readonly spawnId: string;
   /** When the last notice went out (ms), if any. */
   lastAt?: number;
+  /**
+   * True from a notice until the teammate is seen holding work (a claim or an assignment): only
+   * then does the pace hold its next notice back (W20).
+   */
+  paced: boolean;
   /** Task id → the task's `noticeEpoch` when this teammate was told about it. */
   readonly noticed: Map<string, number>;
   /** Tasks of the last notice, outstanding while the teammate is busy with it. */
@@ -81,7 +89,7 @@ export interface NoticePlan {
 function entryFor(book: NoticeBook, mate: NoticeTeammate): NoticeEntry {
   const entry = book.get(mate.name);
   if (entry && entry.spawnId === mate.spawnId) return entry;
-  const fresh: NoticeEntry = { spawnId: mate.spawnId, noticed: new Map(), offered: [] };
+  const fresh: NoticeEntry = { spawnId: mate.spawnId, noticed: new Map(), offered: [], paced: false };
   book.set(mate.name, fresh);
   return fresh;
 }
@@ -128,14 +136,28 @@ export function noticeText(tasks: readonly Task[]): string {
   ].join("\n");
 }
 
+/** No direct assignment and no board task held: the only teammates a notice may wake (R36). */
+export function isFree(board: Board, mate: NoticeTeammate): boolean {
+  return !mate.hasAssignment && heldBy(board, mate.name).length === 0;
+}
+
+/**
+ * When the pace lets `entry`'s teammate hear again (ms): `lastAt + paceMs` after a notice it did
+ * not act on, else -Infinity (at once) (W20).
+ */
+export function pacedUntil(entry: NoticeEntry | undefined, paceMs: number): number {
+  return entry?.paced && entry.lastAt !== undefined ? entry.lastAt + paceMs : Number.NEGATIVE_INFINITY;
+}
+
 function recipientsOf(board: Board, book: NoticeBook, input: PlanNoticesInput, paceMs: number): { mate: NoticeTeammate; entry: NoticeEntry }[] {
   const out: { mate: NoticeTeammate; entry: NoticeEntry }[] = [];
   for (const mate of input.teammates) {
     const entry = entryFor(book, mate);
-    const free = !mate.hasAssignment && heldBy(board, mate.name).length === 0;
+    const free = isFree(board, mate);
     if (!free || mate.idle) entry.offered = []; // claimed something, or went idle: the offer lapsed
+    if (!free) entry.paced = false; // it holds work: when that ends, it hears at once (W20)
     if (!free || !mate.idle) continue;
-    if (!input.synchronous && entry.lastAt !== undefined && input.now - entry.lastAt < paceMs) continue;
+    if (!input.synchronous && pacedUntil(entry, paceMs) > input.now) continue;
     out.push({ mate, entry });
   }
   out.sort((a, b) => (a.entry.lastAt ?? -Infinity) - (b.entry.lastAt ?? -Infinity) || a.mate.name.localeCompare(b.mate.name));
@@ -192,6 +214,7 @@ export function planNotices(board: Board, book: NoticeBook, input: PlanNoticesIn
     const tasks = picks[i] as Task[];
     if (tasks.length === 0) return;
     entry.lastAt = input.now;
+    entry.paced = true;
     entry.offered = tasks.map((t) => t.id);
     for (const t of tasks) entry.noticed.set(t.id, t.noticeEpoch);
     prune(board, entry);

@@ -49,6 +49,8 @@ const TaskSchema = Type.Object({
   updatedAt: Ms,
   state: StateSchema,
   lastError: Type.Optional(Type.String()),
+  // Added within v1: files without it load as a task that never failed.
+  failedSubmits: Type.Optional(Count),
   lastResult: Type.Optional(Type.String()),
   noticeEpoch: Count,
 });

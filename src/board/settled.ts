@@ -18,7 +18,7 @@
 import type { Board } from "./board.ts";
 import { reopenCall } from "./gate.ts";
 import { TASK_STATUSES, type Task, type TaskStatus } from "./types.ts";
-import { detailCall, resultPreview } from "./view.ts";
+import { detailCall, resultPreview, statusMark } from "./view.ts";
 
 /** Tasks a summary names at most (most recently changed first). */
 export const SUMMARY_TASKS = 30;
@@ -63,14 +63,17 @@ export function settledKey(board: Board): string | undefined {
 
 function taskLine(task: Task): string {
   const { state } = task;
-  const head = `- ${code(task.id)} [${state.status}] ${task.subject}`;
+  const head = `- ${code(task.id)} [${statusMark(task)}] ${task.subject}`;
   const preview = task.lastResult ? resultPreview(task.lastResult) : undefined;
   const result = preview && preview.text !== "" ? ` · result: ${preview.text}` : "";
+  const failure = task.failedSubmits && task.lastError ? ` · last failure: ${resultPreview(task.lastError, 120).text}` : "";
   switch (state.status) {
     case "completed":
       return `${head}${state.by ? ` · by @${state.by}` : ""}${result}`;
-    case "parked":
-      return `${head} · with @${state.holding.holder.name} after ${state.holding.failures} failed reviews${result} · to allow one more attempt: ${reopenCall(state.holding.holder.name)}`;
+    case "parked": {
+      const why = state.holding.failures > 0 ? `after ${state.holding.failures} failed reviews` : `after ${task.failedSubmits ?? 0} failed submissions`;
+      return `${head} · with @${state.holding.holder.name} ${why}${failure}${result} · to allow one more attempt: ${reopenCall(state.holding.holder.name)}`;
+    }
     case "superseded":
       return `${head} · by ${code(state.by)}`;
     default:

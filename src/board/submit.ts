@@ -4,6 +4,7 @@
  */
 import { commit, sameHolder, type Board } from "./board.ts";
 import type { SubmitRejection } from "./rejections.ts";
+import { parkedChoices } from "./gate.ts";
 import { moveTask } from "./transition.ts";
 import { RESULT_LIMIT, type Accepted, type Effect, type Holder, type Holding, type Rejected, type Task } from "./types.ts";
 import { bound, reviewerPrompt } from "./verdict.ts";
@@ -24,7 +25,10 @@ export interface SubmitInput {
  * What happened: `completed` (no gate), `in_review` (a reviewer must run), `released` (failed →
  * pending), `acknowledged` (failed on a superseded task: the holder's lock is dropped).
  */
-export type SubmitOutcome = "completed" | "in_review" | "released" | "acknowledged";
+export type SubmitOutcome = "completed" | "in_review" | "released" | "acknowledged" | "parked";
+
+/** Failed submissions of one task, by any holders, that park it instead of releasing it (W22). */
+export const FAILED_SUBMITS_TO_PARK = 2;
 
 /** The submission's outcome, or a rejection. */
 export type SubmitResult = Accepted<{ task: Task; outcome: SubmitOutcome }> | Rejected<SubmitRejection>;
@@ -52,6 +56,37 @@ function release(board: Board, task: Task, error: string, now: number): void {
   moveTask(board, task, { status: "pending" }, now);
 }
 
+/**
+ * A task failed for the second time (or later) is parked with the holder that failed it, not
+ * offered again (W22): without this, two teammates that cannot do a task pass it back and forth,
+ * each pass a notice and a model call. Escalated once, on the failure that reaches the bound.
+ */
+function parkFailed(board: Board, task: Task, holding: Holding, reason: string, now: number): Effect[] {
+  task.lastError = reason;
+  moveTask(board, task, { status: "parked", holding }, now);
+  const n = task.failedSubmits ?? 0;
+  const name = holding.holder.name;
+  const effects: Effect[] = [
+    {
+      type: "tell_holder",
+      to: holding.holder,
+      taskId: task.id,
+      about: "parked_failed",
+      text: `Task ${code(task.id)} has now failed ${n} times, so it is parked with you and not offered to anyone again until the leader decides. Do not resubmit unless the leader asks.`,
+    },
+  ];
+  if (n === FAILED_SUBMITS_TO_PARK) {
+    effects.push({
+      type: "escalate",
+      taskId: task.id,
+      kind: "failed_twice",
+      holder: holding.holder,
+      text: `Task ${code(task.id)} (${task.subject}) was submitted as failed ${n} times and is parked with @${name}. Last reason: ${reason}\n${parkedChoices(task, holding)}`,
+    });
+  }
+  return effects;
+}
+
 function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | undefined {
   const { state } = task;
   if (state.status === "pending" || state.status === "completed") {
@@ -77,13 +112,15 @@ function parkedRefusal(task: Task, holding: Holding): Rejected<SubmitRejection> 
 /**
  * Applies a submission at `now` (ms). Rules: only the current holder (name and spawn id, R47)
  * may submit. `failed` returns a claimed, parked or in-review task to pending with the error kept
- * and notices re-armed (R39, R54), aborting a running reviewer; on a superseded task it is the
+ * and notices re-armed (R39, R54), aborting a running reviewer, except that the task's second
+ * failed submission (by any holders) parks it with this holder and escalates once, and later
+ * ones from claimed or in review park it again without escalation (W22); on a superseded task it is the
  * holder's acknowledgement and drops its resource lock (R41). `completed` is rejected on a
  * superseded task and while a review runs, and on a parked task unless the leader allowed one
  * more attempt (`parked`: no reviewer starts, R45, L10; see `allowResubmit`); otherwise it starts
  * a gate run when the effective verify (`task.verify ?? roleVerify`) is set, else completes the
  * task. A gate run from parked uses the allowance up. Effects: `abort_reviewer`,
- * `start_reviewer`, `persist`.
+ * `start_reviewer`, `tell_holder`, `escalate`, `persist`.
  */
 export function submitTask(board: Board, input: SubmitInput, now: number): SubmitResult {
   const id = input.taskId.trim().toLowerCase();
@@ -104,7 +141,13 @@ export function submitTask(board: Board, input: SubmitInput, now: number): Submi
   if (state.status === "pending" || state.status === "completed") throw new Error("unreachable: checked by checkHolder");
   if (input.status === "failed") {
     if (state.status === "in_review") effects.push({ type: "abort_reviewer", token: state.gate.token, taskId: task.id, reason: "released" });
-    release(board, task, text === "" ? "(failed without a reason)" : text, now);
+    const reason = text === "" ? "(failed without a reason)" : text;
+    task.failedSubmits = (task.failedSubmits ?? 0) + 1;
+    // From parked, `failed` is the holder giving the task up (one of the leader's choices): released.
+    if (state.status !== "parked" && task.failedSubmits >= FAILED_SUBMITS_TO_PARK) {
+      return { ok: true, task, outcome: "parked", effects: [...effects, ...parkFailed(board, task, state.holding, reason, now), commit(board)] };
+    }
+    release(board, task, reason, now);
     effects.push(commit(board));
     return { ok: true, task, outcome: "released", effects };
   }

@@ -12,11 +12,12 @@ import type { Task, TaskState, TaskStatus } from "./types.ts";
  * Allowed moves. `superseded → superseded` clears a holder that acknowledged or stopped (R41).
  * `in_review → claimed` is a FAIL or an inconclusive escalation; `in_review → pending` a release;
  * `in_review → in_review` records the clarification or restarts a run after a leader reload.
- * `parked → parked` records the leader's allowance of one more attempt (R45).
+ * `parked → parked` records the leader's allowance of one more attempt (R45). `claimed → parked`
+ * is a second failed submission (W22).
  */
 export const TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
   pending: ["claimed", "superseded"],
-  claimed: ["in_review", "completed", "pending", "superseded"],
+  claimed: ["in_review", "completed", "pending", "parked", "superseded"],
   in_review: ["in_review", "completed", "claimed", "parked", "pending", "superseded"],
   parked: ["parked", "in_review", "completed", "pending", "superseded"],
   completed: [],

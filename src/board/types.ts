@@ -90,6 +90,8 @@ export interface Task {
   state: TaskState;
   /** Reason of the last `failed` submission, kept when the task returns to pending (R39). */
   lastError?: string;
+  /** `task_submit(failed)` calls accepted for this task, by any holders; the second parks it (W22). */
+  failedSubmits?: number;
   /** Last submitted result text, bounded by `RESULT_LIMIT`. */
   lastResult?: string;
   /** Bumped on every release; a notice is one-shot per (teammate, task, epoch) (L11). */
@@ -144,13 +146,13 @@ export type Effect =
       readonly type: "tell_holder";
       readonly to: Holder;
       readonly taskId: string;
-      readonly about: "superseded" | "verify_passed" | "resubmit_allowed";
+      readonly about: "superseded" | "verify_passed" | "resubmit_allowed" | "parked_failed";
       readonly text: string;
     }
   | {
       readonly type: "escalate";
       readonly taskId: string;
-      readonly kind: "verify_failed_twice" | "verdict_missing";
+      readonly kind: "verify_failed_twice" | "verdict_missing" | "failed_twice";
       readonly holder: Holder;
       readonly text: string;
     };

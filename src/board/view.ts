@@ -31,6 +31,8 @@ export interface TaskListOptions {
   readonly offset?: number;
   /** Tasks per page; default `TASK_PAGE`. */
   readonly limit?: number;
+  /** Why a pending task waits (src/board/waiting.ts, W20); without it only unmet dependencies are named. */
+  readonly waiting?: (taskId: string) => string | undefined;
 }
 
 /** Default tasks per page. */
@@ -77,15 +79,22 @@ function resultPart(task: Task): string | undefined {
   return `result: ${p.text}${p.cut ? ` (full result: ${detailCall(task.id)})` : ""}`;
 }
 
-function detail(board: Board, task: Task, self: string | undefined): string[] {
+/** `[pending · failed ×1]`: the status, marked with the task's failed submissions (W22). */
+export function statusMark(task: Task): string {
+  const n = task.failedSubmits ?? 0;
+  return n > 0 ? `${LABEL[task.state.status]} · failed ×${n}` : LABEL[task.state.status];
+}
+
+function detail(board: Board, task: Task, options: Pick<TaskListOptions, "self" | "waiting">): string[] {
   const out: string[] = [];
   const { state } = task;
-  const you = (name: string): string => (name === self ? `@${name} (you)` : `@${name}`);
+  const you = (name: string): string => (name === options.self ? `@${name} (you)` : `@${name}`);
   switch (state.status) {
     case "pending": {
       const unmet = unmetDependencies(board, task);
-      if (unmet.length > 0) out.push(`waits for ${unmet.join(", ")}`);
-      if (task.lastError) out.push(`last error: ${short(task.lastError, 80)}`);
+      const why = options.waiting?.(task.id) ?? (unmet.length > 0 ? `waits for ${unmet.join(", ")}` : undefined);
+      if (why) out.push(why);
+      if (task.lastError) out.push(`${task.failedSubmits ? "last failure" : "last error"}: ${short(task.lastError, 80)}`);
       break;
     }
     case "claimed":
@@ -93,6 +102,7 @@ function detail(board: Board, task: Task, self: string | undefined): string[] {
       out.push(`by ${you(state.holding.holder.name)}`);
       if (state.holding.failures > 0) out.push(`${state.holding.failures} failed review${state.holding.failures > 1 ? "s" : ""}`);
       if (state.status === "parked") out.push(state.allowance ? "one more attempt allowed" : "waits for the leader");
+      if (state.status === "parked" && task.failedSubmits && task.lastError) out.push(`last failure: ${short(task.lastError, 80)}`);
       break;
     case "in_review":
       out.push(`by ${you(state.holding.holder.name)}`, `review attempt ${state.gate.attempt}`);
@@ -159,8 +169,8 @@ export function renderTaskList(board: Board, options: TaskListOptions): string {
   const offset = Math.min(Math.max(0, options.offset ?? 0), Math.max(0, total - 1));
   const page = total === 0 ? [] : ordered(board).slice(offset, offset + limit);
   for (const task of page) {
-    const extra = detail(board, task, options.self);
-    lines.push(`- \`${task.id}\` [${LABEL[task.state.status]}] ${short(task.subject, 100)}${extra.length ? ` · ${extra.join(" · ")}` : ""}`);
+    const extra = detail(board, task, options);
+    lines.push(`- \`${task.id}\` [${statusMark(task)}] ${short(task.subject, 100)}${extra.length ? ` · ${extra.join(" · ")}` : ""}`);
   }
   if (total > page.length) {
     const end = offset + page.length;

@@ -4,7 +4,7 @@
  * `submitTask`, and the text the worker's model gets back. No I/O: the caller seals and writes
  * the answer as a decision file (board-intents.ts).
  */
-import { boardOffText, claimTask, submitTask, type Assignment, type Board, type BoardRejection, type Effect, type Holder } from "../board/index.ts";
+import { boardOffText, claimTask, submitTask, type Assignment, type Board, type BoardRejection, type Effect, type Holder, type SubmitOutcome } from "../board/index.ts";
 import type { BoardIntent } from "../mail/index.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
@@ -25,7 +25,18 @@ export interface ApplyContext {
   /** Carries out the core's effects. */
   apply: (effects: readonly Effect[]) => void;
   /** A submission of `holder` was accepted (an assignment boundary). Must not throw. */
-  submitted?: (holder: Holder) => void;
+  submitted?: (holder: Holder, submission: AcceptedSubmission) => void;
+}
+
+/** An accepted `task_submit`, for the console's Mail page (a failure is seen, W22). */
+export interface AcceptedSubmission {
+  readonly taskId: string;
+  readonly status: "completed" | "failed";
+  readonly outcome: SubmitOutcome;
+  /** The result or failure reason as submitted (bounded by the core). */
+  readonly text: string;
+  /** Failed submissions of the task so far, by any holders. */
+  readonly failedSubmits: number;
 }
 
 /** The direct assignments of `mates` other than `except`, whose resources block claims (R49). */
@@ -69,11 +80,13 @@ export function applyIntent(intent: Pick<BoardIntent, "action" | "from" | "spawn
   }, c.now);
   c.apply(r.effects);
   if (!r.ok) return { ok: false, reason: r.reason, message: r.message, taskId: intent.taskId };
-  c.submitted?.(holder);
+  const text = intent.status === "failed" ? (r.task.lastError ?? "") : (r.task.lastResult ?? "");
+  c.submitted?.(holder, { taskId: r.task.id, status: intent.status, outcome: r.outcome, text, failedSubmits: r.task.failedSubmits ?? 0 });
   const said: Record<typeof r.outcome, string> = {
     completed: `Task ${r.task.id} is completed.`,
     in_review: `Task ${r.task.id} was submitted; an independent reviewer is checking it now. You keep the claim; the verdict reaches you as a message. End your turn.`,
     released: `Task ${r.task.id} returned to the board as pending with your reason kept.`,
+    parked: `Task ${r.task.id} has failed ${r.task.failedSubmits ?? 0} times: it is parked with you and the leader decides what happens next. Do not resubmit unless the leader asks; end your turn.`,
     acknowledged: `Task ${r.task.id} was superseded; your acknowledgement released its resources.`,
   };
   return { ok: true, message: said[r.outcome], taskId: r.task.id };

@@ -7,6 +7,7 @@ import type { Effect, Holder, SettledDecision } from "../board/index.ts";
 import type { SpawnKeys } from "../mail/index.ts";
 import type { BoardLayout } from "../store/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
+import type { AcceptedSubmission } from "./board-apply.ts";
 
 /** What the board needs to know about one living teammate. */
 export interface BoardMate extends Holder {
@@ -72,8 +73,11 @@ export interface BoardHostOptions {
   onChange?: () => void;
   /** A reviewer's usage (tokens, USD) for `taskId`, read before it stops. */
   reviewerUsage?: (taskId: string, usage: { tokens: number; cost: number }) => void;
-  /** A teammate's `task_submit` was accepted: an assignment boundary (its context may be compacted). Must not throw. */
-  onSubmitted?: (holder: Holder) => void;
+  /**
+   * A teammate's `task_submit` was accepted: an assignment boundary (its context may be
+   * compacted), and a failure the user must see (W22). Must not throw.
+   */
+  onSubmitted?: (holder: Holder, submission: AcceptedSubmission) => void;
   note: (text: string) => void;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
   paceMs: number;

@@ -4,12 +4,10 @@ import {
   checkSettled,
   claimableTaskIds,
   createBoard,
-  createNoticeBook,
   createTask,
   describeCreate,
   gateOutcome,
   normalizeCreateInput,
-  planNotices,
   releaseHolder,
   renderTaskDetail,
   renderTaskList,
@@ -22,8 +20,9 @@ import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { assignmentsOf } from "./board-apply.ts";
-import type { BoardHostOptions, BoardMate, BoardWork } from "./board-host-types.ts";
+import type { BoardEscalation, BoardHostOptions, BoardWork } from "./board-host-types.ts";
 import { BoardIntents, type IntentAnswer, type PipeIntent } from "./board-intents.ts";
+import { BoardNotices } from "./board-notices.ts";
 import { BoardReviews } from "./board-reviews.ts";
 import { BoardSnapshots } from "./board-snapshots.ts";
 
@@ -39,11 +38,14 @@ export * from "./board-host-types.ts";
 export class BoardHost implements TeamActivity {
   readonly #o: BoardHostOptions & { now: () => number; intentGraceMs: number };
   #board: Board = createBoard();
-  #book = createNoticeBook();
   readonly #snapshots: BoardSnapshots;
   readonly #intents: BoardIntents;
   readonly #reviews: BoardReviews;
-  #paceTimer: NodeJS.Timeout | undefined;
+  readonly #notices: BoardNotices;
+  /** Escalations held back while the board is settling, to share the settle summary's turn. */
+  #held: BoardEscalation[] = [];
+  /** The board's revision when loaded: a stuck board is reported only if this session changed it. */
+  #loadedRevision = 0;
   readonly #activity = new Set<(change: ActivityChange) => void>();
   #closed = false;
   /** Set when board.json could not be read: the board refuses to run rather than overwrite it. */
@@ -62,12 +64,13 @@ export class BoardHost implements TeamActivity {
     this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => serializeBoard(this.#board) });
     this.#intents = new BoardIntents({
       layout, keys: this.#o.keys, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
-      unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h) => this.#o.onSubmitted?.(h),
+      unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h, s) => this.#o.onSubmitted?.(h, s),
     });
+    this.#notices = new BoardNotices({ board: () => this.#board, mates: () => this.#o.mates(), apply, replan: () => this.offerWork(), paceMs: this.#o.paceMs, now });
     this.#reviews = new BoardReviews({
       piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
-      changed: () => [...this.#activity].forEach((listener) => listener("status")),
+      changed: () => this.#changedActivity(),
       usage: (taskId, u) => this.#o.reviewerUsage?.(taskId, u),
     });
   }
@@ -91,15 +94,31 @@ export class BoardHost implements TeamActivity {
     if (read.kind !== "loaded") return;
     const revived = reviveBoard(read.file, this.#o.mates(), this.#o.now());
     this.#board = revived.board;
+    this.#loadedRevision = revived.board.revision;
     // A board already settled when the leader starts was summarised before (or is history): no event.
     this.#settledKey = settledKey(revived.board);
     this.#apply(revived.effects);
     if (revived.released.length > 0) this.#o.note(`board reloaded: ${revived.released.join(", ")} returned to pending (holders gone)`);
   }
 
-  /** TeamActivity: a verify reviewer is running; its verdict still goes to a teammate or the leader. */
+  /**
+   * TeamActivity: a verify reviewer is running (its verdict still goes to a teammate or the
+   * leader), or the board can still move without the leader: claimable work and a living
+   * teammate that may take it, now or after its pace (W21).
+   */
   busy(): boolean {
-    return this.#reviews.busy;
+    if (this.#reviews.busy) return true;
+    return !this.#closed && !this.#unavailable && this.#notices.canProgress();
+  }
+
+  /**
+   * The stuck summary (W21) when this session changed the board and it has pending work that no
+   * living teammate can take, else undefined. Read when a headless run is about to end.
+   */
+  stuck(): string | undefined {
+    if (this.#closed || this.#unavailable || this.#board.revision === this.#loadedRevision) return undefined;
+    if (this.#board.index.counts.pending === 0 || this.#notices.canProgress()) return undefined;
+    return this.#notices.stuckSummary();
   }
 
   /** TeamActivity: `status` when a reviewer starts or ends (its escalations are harness deliveries). */
@@ -146,7 +165,8 @@ export class BoardHost implements TeamActivity {
     if (!created.ok) throw new TeamError("invalid_input", `task_create: ${created.message}`);
     this.#apply(created.effects);
     const mates = this.#o.mates();
-    const plan = this.#plan(mates, { synchronous: true, onlyTaskIds: [created.task.id] });
+    const plan = this.#notices.plan({ synchronous: true, onlyTaskIds: [created.task.id] });
+    this.#changedActivity();
     const starting = this.#o.spawning?.() ?? [];
     return this.#withReport(describeCreate(this.#board, { created, plan, living: mates.length, starting, boardLabel }));
   }
@@ -163,14 +183,21 @@ export class BoardHost implements TeamActivity {
       if (!detail.ok) throw new TeamError("not_found", `task_list: ${detail.message}`);
       return this.#withReport(detail.text);
     }
-    return this.#withReport(renderTaskList(this.#board, { audience: "leader", roster, boardLabel, ...(view.offset !== undefined ? { offset: view.offset } : {}) }));
+    const waiting = (id: string) => this.#notices.waitReason(id);
+    return this.#withReport(renderTaskList(this.#board, { audience: "leader", roster, boardLabel, waiting, ...(view.offset !== undefined ? { offset: view.offset } : {}) }));
   }
 
   /** A teammate went idle or the board changed: offer claimable work (R36, R54), then see whether the board settled. */
   offerWork(): void {
     if (this.#closed || this.#unavailable) return;
-    this.#plan(this.#o.mates(), {});
+    this.#notices.plan();
     this.#checkSettled();
+    this.#changedActivity();
+  }
+
+  /** Why pending `taskId` waits, for the console's Board page (W20); undefined when not pending. */
+  waitReason(taskId: string): string | undefined {
+    return this.#closed || this.#unavailable ? undefined : this.#notices.waitReason(taskId);
   }
 
   /**
@@ -193,16 +220,30 @@ export class BoardHost implements TeamActivity {
   /** Claimable work for teammate `name` and what its last notice offered (teammate_spawn wording). */
   workFor(name: string): BoardWork {
     if (this.#unavailable) return { offered: [], claimable: [] };
-    return { offered: [...(this.#book.get(name)?.offered ?? [])], claimable: claimableTaskIds(this.#board, assignmentsOf(this.#o.mates(), name)) };
+    return { offered: this.#notices.offered(name), claimable: claimableTaskIds(this.#board, assignmentsOf(this.#o.mates(), name)) };
   }
 
-  /** Delivers the board-settled summary when its rule holds (src/board/settled.ts). */
+  /**
+   * Delivers the board-settled summary when its rule holds (src/board/settled.ts). Escalations
+   * made while the tasks were settling share its turn: one turn per park (W22).
+   */
   #checkSettled(): void {
-    if (this.#closed || this.#unavailable || !this.#o.onSettled) return;
-    const d = checkSettled(this.#board, { teamWorking: this.#o.teamWorking?.() ?? false, lastKey: this.#settledKey });
-    if (d.kind !== "settled") return;
-    this.#settledKey = d.key;
-    this.#o.onSettled(d);
+    if (this.#closed || this.#unavailable) return;
+    const d = this.#o.onSettled ? checkSettled(this.#board, { teamWorking: this.#o.teamWorking?.() ?? false, lastKey: this.#settledKey }) : undefined;
+    if (d?.kind === "settled") {
+      this.#settledKey = d.key;
+      const held = this.#held.splice(0);
+      this.#o.onSettled?.(held.length > 0 ? { ...d, text: [...held.map((e) => e.text), d.text].join("\n\n") } : d);
+      return;
+    }
+    // Held only while every task is settled and a teammate still works: the summary comes soon.
+    if (d?.kind === "quiet" && d.why === "team_working") return;
+    for (const e of this.#held.splice(0)) this.#o.escalate(e);
+  }
+
+  /** Tells the activity listeners (a headless run's wait) that busy() may have changed. */
+  #changedActivity(): void {
+    for (const listener of this.#activity) listener("status");
   }
 
   /**
@@ -217,40 +258,6 @@ export class BoardHost implements TeamActivity {
     this.#apply(r.effects);
     if (r.released.length > 0) this.#o.note(`${who.name} ${reason}: released ${r.released.join(", ")}`);
     this.offerWork();
-  }
-
-  #plan(mates: BoardMate[], extra: { synchronous?: boolean; onlyTaskIds?: string[] }) {
-    const plan = planNotices(this.#board, this.#book, {
-      teammates: mates.map((m) => ({ name: m.name, spawnId: m.spawnId, idle: m.idle, hasAssignment: m.hasAssignment })),
-      assignments: assignmentsOf(mates),
-      now: this.#o.now(),
-      paceMs: this.#o.paceMs,
-      ...extra,
-    });
-    this.#apply(plan.effects);
-    this.#armPace(mates);
-    return plan;
-  }
-
-  /**
-   * Re-plans when the earliest paced-out idle teammate may hear again (no polling while nothing
-   * waits). A teammate whose pace already ran out was eligible in the plan just made, so it waits
-   * for the next board change, not for a timer (re-arming for it would spin every millisecond).
-   */
-  #armPace(mates: BoardMate[]): void {
-    clearTimeout(this.#paceTimer);
-    if (this.#closed || this.#board.index.ready.length === 0) return;
-    const now = this.#o.now();
-    let due = Number.POSITIVE_INFINITY;
-    for (const m of mates) {
-      const last = this.#book.get(m.name)?.lastAt;
-      if (!m.idle || m.hasAssignment || last === undefined) continue;
-      const at = last + this.#o.paceMs;
-      if (at > now) due = Math.min(due, at);
-    }
-    if (!Number.isFinite(due)) return;
-    this.#paceTimer = setTimeout(() => this.offerWork(), due - now + 1);
-    this.#paceTimer.unref();
   }
 
   /** Carries out the core's effects, in order; after a board change, checks whether it settled. */
@@ -276,22 +283,24 @@ export class BoardHost implements TeamActivity {
           this.#reviews.abort(e.token);
           break;
         case "escalate":
-          this.#o.escalate(e);
+          this.#held.push(e); // delivered by #checkSettled, alone or with the settle summary
           break;
         default:
           throw new TeamError("illegal_transition", `unknown board effect ${JSON.stringify(e satisfies never)}`);
       }
     }
-    if (!changed) return;
+    if (!changed && this.#held.length === 0) return;
     this.#checkSettled();
+    if (!changed) return;
     this.#o.onChange?.(); // the roster shows which resources each teammate holds
+    this.#changedActivity();
   }
 
   /** Stops watching, aborts reviewers and writes the last snapshot. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#paceTimer);
+    this.#notices.close();
     this.#snapshots.stop();
     await this.#intents.close();
     this.#reviews.abortAll();

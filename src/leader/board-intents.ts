@@ -19,7 +19,7 @@ import {
   type SpawnKeys,
 } from "../mail/index.ts";
 import { checkValue, consumeIntent, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
-import { applyIntent, type IntentAnswer } from "./board-apply.ts";
+import { applyIntent, type AcceptedSubmission, type IntentAnswer } from "./board-apply.ts";
 import { BoardDecisions } from "./board-decisions.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
@@ -48,7 +48,7 @@ export interface BoardIntentsOptions {
   /** Called after each intent was answered and consumed. */
   answered: () => void;
   /** A submission of `holder` was accepted (an assignment boundary: its context may be compacted). Must not throw. */
-  submitted?: (holder: { name: string; spawnId: string }) => void;
+  submitted?: (holder: { name: string; spawnId: string }, submission: AcceptedSubmission) => void;
 }
 
 const record = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {});

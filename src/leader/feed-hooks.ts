@@ -1,6 +1,7 @@
 import { LEADER_NAME } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
 import type { MailKind } from "../ui/console-model.ts";
+import type { AcceptedSubmission } from "./board-apply.ts";
 import type { LeaderDelivery, LeaderHarnessOptions } from "./harness-types.ts";
 import type { TeamFeed } from "./team-feed.ts";
 
@@ -46,4 +47,10 @@ export function feedDelivery(feed: TeamFeed, d: LeaderDelivery): void {
     const body = d.text.split("\n").filter((l) => !/^<\/?harness-event\b/.test(l)).join("\n");
     feed.mail({ kind: "note", from: d.teammate, to: LEADER_NAME, body: `${d.type}: ${body}`, receipt: "harness event · delivered into turn" });
   }
+}
+
+/** A failed `task_submit` as a Mail row from its holder to the board, with the reason and the task's fate (W22). */
+export function failedSubmissionRow(from: string, s: AcceptedSubmission): Parameters<TeamFeed["mail"]>[0] {
+  const fate = s.outcome === "parked" ? "parked with its holder" : "back to pending";
+  return { kind: "board", from, to: "task-board", body: `task_submit failed: \`${s.taskId}\` (failed ×${s.failedSubmits}): ${s.text}`, receipt: `failed · ${fate}` };
 }

@@ -43,6 +43,9 @@ export const HEADLESS_MODES: readonly ExtensionContext["mode"][] = ["print", "js
 /** Exit code after SIGINT: 128 + 2, what a shell reports for a process the signal killed. */
 export const SIGINT_EXIT_CODE = 130;
 
+/** Exit code of a run that ended on a stuck board (W21): pending work no living teammate can take. */
+export const STUCK_EXIT_CODE = 3;
+
 /** Default period of the safety re-check of busy() during a wait (only catches a missed change), ms. */
 export const SAFETY_RECHECK_MS = 10_000;
 
@@ -79,6 +82,9 @@ export interface HeadlessProcess {
   on(event: "SIGINT" | "SIGTERM" | "SIGHUP" | "beforeExit", listener: () => void): unknown;
   off(event: "SIGINT" | "SIGTERM" | "SIGHUP" | "beforeExit", listener: () => void): unknown;
   exit(code: number): void;
+  /** The code Pi exits with when its run succeeded (`process.exitCode`). */
+  exitCode?: number | string | null | undefined;
+  readonly stderr: { write(text: string): unknown };
 }
 
 /** Wiring of `registerHeadless`. */
@@ -87,6 +93,10 @@ export interface HeadlessOptions {
   activities: () => TeamActivity[];
   /** Stops the team (what session_shutdown does), used on SIGINT. Must not reject. */
   stopTeam: () => Promise<void>;
+  /** The stuck board's summary (W21), read when the run is about to end; undefined when not stuck. */
+  stuck?: () => string | undefined;
+  /** Names of the living teammates, for the one line a signal prints. */
+  living?: () => string[];
   /** Default `process`. */
   proc?: HeadlessProcess;
   /** Default SAFETY_RECHECK_MS. */
@@ -126,21 +136,39 @@ function install(pi: ExtensionAPI, proc: HeadlessProcess, options: HeadlessOptio
     // With a delivery queued before this handler ran, Pi continues with it anyway.
     if (event.context.pendingMessages.length === 0) {
       drained = new AbortController();
-      await waitForTeam(options.activities(), AbortSignal.any([stopped.signal, drained.signal]), options.safetyMs);
+      const outcome = await waitForTeam(options.activities(), AbortSignal.any([stopped.signal, drained.signal]), options.safetyMs);
       drained = undefined;
+      if (outcome === "settled" && !interrupted) endIfStuck();
     }
     if (interrupted) return held();
     return undefined; // a follow-up queued meanwhile continues the run; else it settles
   });
+  // The run ends now: a stuck board says why on stderr and makes the exit code non-zero (W21).
+  const endIfStuck = () => {
+    const summary = options.stuck?.();
+    if (summary === undefined) return;
+    proc.stderr.write(`pi-resident-teams: ${summary}\nExit code ${STUCK_EXIT_CODE}: the board is stuck.\n`);
+    proc.exitCode = STUCK_EXIT_CODE;
+  };
+  const sayStopped = (signal: string) => {
+    const names = options.living?.() ?? [];
+    if (names.length > 0) proc.stderr.write(`pi-resident-teams: ${signal}: stopping teammate${names.length === 1 ? "" : "s"} ${names.map((n) => `@${n}`).join(", ")}\n`);
+  };
   // Nothing left that could ever wake the wait: let the run end instead of exiting silently.
   const onBeforeExit = () => drained?.abort();
-  const onTerm = () => stopped.abort(); // Pi's own handler then disposes, i.e. stops the team
+  const onTerm = (signal: string) => {
+    sayStopped(signal);
+    stopped.abort(); // Pi's own handler then disposes, i.e. stops the team
+  };
+  const onSigterm = () => onTerm("SIGTERM");
+  const onSighup = () => onTerm("SIGHUP");
   const onInterrupt = () => {
     if (interrupted) return proc.exit(SIGINT_EXIT_CODE);
     interrupted = true;
+    sayStopped("SIGINT");
     void options.stopTeam().finally(() => proc.exit(SIGINT_EXIT_CODE));
   };
-  const listeners = [["SIGTERM", onTerm], ["SIGHUP", onTerm], ["SIGINT", onInterrupt], ["beforeExit", onBeforeExit]] as const;
+  const listeners = [["SIGTERM", onSigterm], ["SIGHUP", onSighup], ["SIGINT", onInterrupt], ["beforeExit", onBeforeExit]] as const;
   for (const [event, listener] of listeners) proc.on(event, listener);
   return () => {
     stopped.abort();

@@ -126,6 +126,8 @@ export function registerLeader(pi: ExtensionAPI): void {
   // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
   registerHeadless(pi, {
     activities: () => (session ? [session.harness, session.board] : []),
+    stuck: () => session?.board.stuck(),
+    living: () => session?.harness.members().filter((m) => m.status !== "stopped").map((m) => m.name) ?? [],
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
     stopTeam: () => stopTeam().then(({ kept }) => {
       if (kept.length > 0) process.stderr.write(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}\n`);

@@ -14,7 +14,7 @@ import { BoardHost, type BoardMate } from "./board-host.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
-import { feedDelivery, feedHooks, fetchStats } from "./feed-hooks.ts";
+import { failedSubmissionRow, feedDelivery, feedHooks, fetchStats } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
 import { TaskCosts } from "./task-costs.ts";
 import { TeamFeed } from "./team-feed.ts";
@@ -163,7 +163,10 @@ export class TeamSession {
         this.harness.rosterChanged();
         this.costs.observe(this.board.board, (id) => this.feed.get(id));
       },
-      onSubmitted: (holder) => this.harness.assignmentBoundary(holder),
+      onSubmitted: (holder, submission) => {
+        this.harness.assignmentBoundary(holder);
+        if (submission.status === "failed" && submission.outcome !== "acknowledged") this.feed.mail(failedSubmissionRow(holder.name, submission));
+      },
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       reviewerUsage: (taskId, u) => this.costs.reviewer(taskId, u),

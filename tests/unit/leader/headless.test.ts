@@ -10,6 +10,7 @@ import {
   waitForTeam,
   type ActivityChange,
   type HeadlessProcess,
+  STUCK_EXIT_CODE,
   type TeamActivity,
 } from "../../../src/leader/headless.ts";
 
@@ -58,7 +59,9 @@ function fakePi() {
 function fakeProcess() {
   const listeners = new Map<string, Set<() => void>>();
   const exits: number[] = [];
+  const errors: string[] = [];
   const proc: HeadlessProcess = {
+    stderr: { write: (text: string) => errors.push(text) },
     on(event, listener) {
       const set = listeners.get(event) ?? new Set();
       listeners.set(event, set);
@@ -75,7 +78,7 @@ function fakeProcess() {
     for (const l of [...(listeners.get(event) ?? [])]) l();
   };
   const total = () => [...listeners.values()].reduce((n, s) => n + s.size, 0);
-  return { proc, fire, total, exits };
+  return { proc, fire, total, exits, errors };
 }
 
 const settleEvent = (pending = 0) => ({ type: "agent_before_settle", context: { pendingMessages: Array.from({ length: pending }) } });
@@ -142,11 +145,11 @@ describe("waitForTeam", () => {
 });
 
 describe("registerHeadless", () => {
-  function setup(mode: string, team = new FakeTeam(true)) {
+  function setup(mode: string, team = new FakeTeam(true), extra: { stuck?: () => string | undefined; living?: () => string[] } = {}) {
     const p = fakePi();
     const proc = fakeProcess();
     const stopTeam = vi.fn(async () => undefined);
-    registerHeadless(p.pi, { activities: () => [team], stopTeam, proc: proc.proc });
+    registerHeadless(p.pi, { activities: () => [team], stopTeam, proc: proc.proc, ...extra });
     return { ...p, ...proc, team, stopTeam, start: () => p.emit("session_start", { reason: "startup" }, { mode }) };
   }
 
@@ -220,5 +223,42 @@ describe("registerHeadless", () => {
     s.fire("SIGINT");
     expect(s.exits).toEqual([SIGINT_EXIT_CODE, SIGINT_EXIT_CODE]);
     expect(s.stopTeam).toHaveBeenCalledTimes(1);
+  });
+
+  it("a run that ends on a stuck board prints the summary on stderr and sets exit code 3 (W21)", async () => {
+    let stuck: string | undefined = "The task board is stuck: 1 task (1 pending); ...";
+    const s = setup("print", new FakeTeam(true), { stuck: () => stuck });
+    await s.start();
+    const settle = s.emit("agent_before_settle", settleEvent());
+    s.team.set(false);
+    await settle;
+    expect(s.errors.join("")).toMatch(/^pi-resident-teams: The task board is stuck: 1 task \(1 pending\)/);
+    expect(s.errors.join("")).toContain(`Exit code ${STUCK_EXIT_CODE}`);
+    expect(s.proc.exitCode).toBe(STUCK_EXIT_CODE);
+    expect(s.exits).toEqual([]); // Pi still prints the leader's answer and exits by itself
+    stuck = undefined;
+    s.proc.exitCode = undefined;
+    s.errors.length = 0;
+    await s.emit("agent_before_settle", settleEvent());
+    expect(s.errors).toEqual([]);
+    expect(s.proc.exitCode).toBeUndefined();
+  });
+
+  it("a delivery ends the wait without a stuck check: the run goes on", async () => {
+    const stuck = vi.fn(() => "stuck");
+    const s = setup("print", new FakeTeam(true), { stuck });
+    await s.start();
+    const settle = s.emit("agent_before_settle", settleEvent());
+    s.team.deliver();
+    await settle;
+    expect(stuck).not.toHaveBeenCalled();
+  });
+
+  it.each(["SIGINT", "SIGTERM", "SIGHUP"])("%s prints one line naming the teammates it stops", async (signal) => {
+    const s = setup("print", new FakeTeam(true), { living: () => ["ann", "bo"] });
+    await s.start();
+    void s.emit("agent_before_settle", settleEvent());
+    s.fire(signal);
+    expect(s.errors).toEqual([`pi-resident-teams: ${signal}: stopping teammates @ann, @bo\n`]);
   });
 });

@@ -1,0 +1,126 @@
+/**
+ * Why pending work waits (W20, W21), so nobody has to guess: per pending task, the one thing that
+ * keeps it from being worked on now, and whether the board can still move without the leader.
+ *
+ * Rules:
+ * - A task waits for its unfinished dependencies, else for a held resource (a board task's or a
+ *   direct assignment's), else for a teammate.
+ * - A teammate *may take* a claimable task when it is free (no direct assignment, no board task)
+ *   and has not passed over that task's notice in its current epoch (L11).
+ * - The board *can progress* while some claimable task has a living teammate that may take it:
+ *   at once, or after its pace (W20). A board with pending work and no such pair is *stuck*:
+ *   only the leader (a new teammate, a supersession, a reopen) can move it.
+ */
+import { unmetDependencies, type Board } from "./board.ts";
+import { isFree, pacedUntil, type NoticeBook, type NoticeTeammate } from "./notices.ts";
+import { anyOverlap, findHeldConflict, overlapsHeld } from "./resources.ts";
+import { TASK_STATUSES, type Assignment, type Task } from "./types.ts";
+
+/** The team as the board sees it when explaining waits. `now` and `paceMs` in ms. */
+export interface WaitingInput {
+  /** Every living teammate. */
+  readonly teammates: readonly NoticeTeammate[];
+  /** Active direct assignments, with their resources. */
+  readonly assignments: readonly Assignment[];
+  readonly now: number;
+  readonly paceMs: number;
+}
+
+const code = (id: string): string => `\`${id}\``;
+
+/** "3m12s", "45s": a short duration for wait lines; `ms` is rounded up to whole seconds. */
+export function shortDuration(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+}
+
+function mayTake(board: Board, book: NoticeBook, mate: NoticeTeammate, task: Task): boolean {
+  if (!isFree(board, mate)) return false;
+  const entry = book.get(mate.name);
+  if (entry?.spawnId !== mate.spawnId || entry.noticed.get(task.id) !== task.noticeEpoch) return true;
+  return !mate.idle && entry.offered.includes(task.id); // still reading that notice; idle, it passed over it
+
+}
+
+function resourceWait(board: Board, task: Task, assignments: readonly Assignment[]): string | undefined {
+  if (task.resources.length === 0) return undefined;
+  if (overlapsHeld(board.index.held, task.resources)) {
+    const c = findHeldConflict(board.index.held, task.resources);
+    const owner = c?.owners[0];
+    if (c && owner) return `resource ${c.heldTag} is held by @${owner.name}${owner.taskId ? ` (${code(owner.taskId)})` : ""}`;
+    return "a resource of it is held";
+  }
+  const a = assignments.find((x) => anyOverlap(task.resources, x.resources));
+  return a ? `a resource of it is in @${a.name}'s direct assignment` : undefined;
+}
+
+function whyNobody(board: Board, book: NoticeBook, input: WaitingInput, task: Task): string {
+  if (input.teammates.length === 0) return "no teammate can take it: none is alive";
+  const parts = input.teammates.map((m) => {
+    if (m.hasAssignment) return { m, why: "hold a direct assignment", one: "holds a direct assignment" };
+    const held = board.index.holders.get(m.name);
+    if (held && held.size > 0) return { m, why: "hold board tasks", one: `holds ${[...held].map(code).join(", ")}` };
+    return { m, why: "passed over it", one: "passed over it" };
+  });
+  const first = parts[0]?.why;
+  if (parts.length > 1 && parts.every((p) => p.why === first)) return `no teammate can take it: all ${first}`;
+  return `no teammate can take it: ${parts.map((p) => `@${p.m.name} ${p.one}`).join("; ")}`;
+}
+
+/**
+ * The one line saying why pending `task` is not being worked on now (rules in the module
+ * comment), e.g. "waits for `build`", "next notice to @bo in 3m12s", "no teammate can take it:
+ * all hold a direct assignment". Undefined for a task that is not pending. Reads only.
+ */
+export function waitReason(board: Board, book: NoticeBook, input: WaitingInput, task: Task): string | undefined {
+  if (task.state.status !== "pending") return undefined;
+  const unmet = unmetDependencies(board, task);
+  if (unmet.length > 0) return `waits for ${unmet.map(code).join(", ")}`;
+  const resource = resourceWait(board, task, input.assignments);
+  if (resource) return resource;
+  const offeredTo = input.teammates.find((m) => !m.idle && book.get(m.name)?.offered.includes(task.id));
+  if (offeredTo) return `offered to @${offeredTo.name}, who is reading its notice`;
+  const takers = input.teammates.filter((m) => mayTake(board, book, m, task));
+  if (takers.length === 0) return whyNobody(board, book, input, task);
+  const busy = takers.find((m) => !m.idle);
+  if (busy) return `offered to @${busy.name} when it is idle`;
+  const next = takers
+    .map((m) => ({ m, at: pacedUntil(book.get(m.name), input.paceMs) }))
+    .sort((a, b) => a.at - b.at)[0];
+  if (!next || next.at <= input.now) return `offered at the next notice to @${next?.m.name ?? "?"}`;
+  return `next notice to @${next.m.name} in ${shortDuration(next.at - input.now)}`;
+}
+
+/**
+ * True while the board can move without the leader: some claimable task (pending, dependencies
+ * completed, resources free) has a living teammate that may take it, now or after its pace. The
+ * headless run stays open while this holds (W21). O(ready tasks × teammates), stopping at the
+ * first pair.
+ */
+export function canProgress(board: Board, book: NoticeBook, input: WaitingInput): boolean {
+  if (input.teammates.length === 0) return false;
+  for (const task of board.index.ready) {
+    if (task.state.status !== "pending" || board.index.unmet.get(task.id) !== 0) continue;
+    if (resourceWait(board, task, input.assignments) !== undefined) continue;
+    if (input.teammates.some((m) => mayTake(board, book, m, task))) return true;
+  }
+  return false;
+}
+
+/** Pending tasks a stuck summary names at most. */
+export const STUCK_TASKS = 20;
+
+/**
+ * The summary of a stuck board (W21): tasks by state, then each pending task (at most
+ * `STUCK_TASKS`, oldest first) with what blocks it. Plain text, several lines.
+ */
+export function stuckSummary(board: Board, book: NoticeBook, input: WaitingInput): string {
+  const { counts } = board.index;
+  const tally = TASK_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`).join(", ");
+  const pending = [...board.tasks.values()].filter((t) => t.state.status === "pending").sort((a, b) => a.seq - b.seq);
+  const lines = [`The task board is stuck: ${board.tasks.size} task${board.tasks.size === 1 ? "" : "s"} (${tally}); no living teammate can take the pending work.`];
+  for (const task of pending.slice(0, STUCK_TASKS)) lines.push(`- ${code(task.id)} [pending] ${task.subject}: ${waitReason(board, book, input, task) ?? "?"}`);
+  if (pending.length > STUCK_TASKS) lines.push(`… and ${pending.length - STUCK_TASKS} more pending task(s).`);
+  return lines.join("\n");
+}
