@@ -44,6 +44,8 @@ export class BoardHost implements TeamActivity {
   readonly #notices: BoardNotices;
   /** Escalations held back while the board is settling, to share the settle summary's turn. */
   #held: BoardEscalation[] = [];
+  /** The board's revision at the last summary: no settle check is needed until it changes. */
+  #summarisedRevision = -1;
   /** The board's revision when loaded: a stuck board is reported only if this session changed it. */
   #loadedRevision = 0;
   readonly #activity = new Set<(change: ActivityChange) => void>();
@@ -232,6 +234,7 @@ export class BoardHost implements TeamActivity {
     const d = this.#o.onSettled ? checkSettled(this.#board, { teamWorking: this.#o.teamWorking?.() ?? false, lastKey: this.#settledKey }) : undefined;
     if (d?.kind === "settled") {
       this.#settledKey = d.key;
+      this.#summarisedRevision = this.#board.revision;
       const held = this.#held.splice(0);
       this.#o.onSettled?.(held.length > 0 ? { ...d, text: [...held.map((e) => e.text), d.text].join("\n\n") } : d);
       return;
@@ -239,6 +242,18 @@ export class BoardHost implements TeamActivity {
     // Held only while every task is settled and a teammate still works: the summary comes soon.
     if (d?.kind === "quiet" && d.why === "team_working") return;
     for (const e of this.#held.splice(0)) this.#o.escalate(e);
+  }
+
+  /**
+   * The team's activity changed (a teammate went idle, a spawn ended): a summary that waited for
+   * the team to stop working is delivered now, before a headless run's wait sees an idle team
+   * and ends the run without it. O(1) unless every task is settled and unsummarised.
+   */
+  teamChanged(): void {
+    const { counts } = this.#board.index;
+    if (counts.pending + counts.claimed + counts.in_review > 0 && this.#held.length === 0) return;
+    if (this.#board.revision === this.#summarisedRevision && this.#held.length === 0) return;
+    this.#checkSettled();
   }
 
   /** Tells the activity listeners (a headless run's wait) that busy() may have changed. */

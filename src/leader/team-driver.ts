@@ -68,12 +68,14 @@ export class TeamDriver implements TeamActivity {
 
   /**
    * True while the team owes the leader something (headless runs wait for it to turn false): a
-   * teammate is starting or working, a prompt to one is in flight, mail is held for the end of
-   * its compaction, or a queued step (a settle draining its outbox, a close) is not done. Mail
-   * left on an idle teammate after a failed wake does not count: nothing would ever end the wait.
+   * teammate is starting or working, a prompt to one is in flight, a compaction (or the check
+   * whether to compact, after a submission) runs, or a queued step (a settle draining its outbox, a
+   * close) is not done. A compaction ends (done, failed or timed out) and then the board may
+   * offer work or settle, so a run must not end before it. Mail left on an idle teammate after a
+   * failed wake does not count: nothing would ever end the wait.
    */
   busy(): boolean {
-    return this.#inFlight > 0 || [...this.members.values()].some((m) => m.state.phase === "starting" || m.state.phase === "working" || m.sending || (m.compacting && m.pendingMail.length > 0));
+    return this.#inFlight > 0 || [...this.members.values()].some((m) => m.state.phase === "starting" || m.state.phase === "working" || m.sending || m.compacting);
   }
 
   /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */

@@ -180,6 +180,7 @@ export class TeamSession {
     await this.harness.start();
     this.harness.subscribe(() => {
       for (const m of this.feed.phases(this.harness.members())) fetchStats(this.feed, m);
+      this.board.teamChanged(); // subscribed first: the summary is queued before a headless wait ends
     });
     await this.board.start();
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).

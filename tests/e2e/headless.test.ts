@@ -4,38 +4,19 @@
  * settled, and no teammate outlives pi. SIGTERM and SIGINT while the teammate works end pi
  * promptly with no child left. Every test has its own model and env.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentFile, PACKAGE_DIR, writeAgents } from "../support/leader.ts";
-import { createPiEnv, type PiEnv } from "../support/pi-env.ts";
-import { startScriptedModel, type ModelCall, type Reply, type ScriptedModel } from "../support/scripted-model.ts";
+import { closeHeadless, exitOf, startHeadless, type HeadlessRun } from "../support/headless.ts";
+import { agentFile } from "../support/leader.ts";
+import type { ModelCall, Reply } from "../support/scripted-model.ts";
 import { isAlive, sendCall, spawnCall } from "../support/team.ts";
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 
-interface HeadlessRun {
-  model: ScriptedModel;
-  env: PiEnv;
-  pi: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  /** Resolves when pi has exited. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  startedAt: number;
-}
-
 let run: HeadlessRun | undefined;
-const teammatePids = new Set<number>();
 afterEach(async () => {
   const r = run;
   run = undefined;
-  if (!r) return;
-  if (r.pi.exitCode === null && r.pi.signalCode === null) r.pi.kill("SIGKILL");
-  await r.exited;
-  for (const pid of teammatePids) if (isAlive(pid)) process.kill(pid, "SIGKILL");
-  teammatePids.clear();
-  await r.model.close();
-  await r.env.cleanup();
+  if (r) await closeHeadless(r);
 });
 
 /** The leader: GO spawns alice with a kickoff; a report gets the final text; anything else "Noted.". */
@@ -46,26 +27,9 @@ function leader(c: ModelCall): Reply {
   return { text: "Noted." };
 }
 
-/** Starts `pi -p GO` in a fresh env: the same args as the rpc leader of tests/support/leader.ts. */
-async function startHeadless(alice: (c: ModelCall) => Reply): Promise<HeadlessRun> {
-  const model = await startScriptedModel({ handler: (c) => (c.agent === "leader" ? leader(c) : alice(c)) });
-  const env = await createPiEnv({ model });
-  await writeAgents(env, AGENTS);
-  const startedAt = Date.now();
-  // stdin ignored: print mode reads a piped stdin to its end before the prompt.
-  const pi = spawn(env.nodePath, [env.piCli, "-p", "-a", "--no-extensions", "-e", PACKAGE_DIR, "--no-session", "GO"], {
-    cwd: env.cwd,
-    env: env.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  pi.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
-  pi.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
-    pi.once("close", (code, signal) => resolve({ code, signal, at: Date.now() }));
-  });
-  run = { model, env, pi, stdout: () => out, stderr: () => err, exited, startedAt };
+/** Starts `pi -p GO` with this file's leader and `alice`'s script. */
+async function startAlice(alice: (c: ModelCall) => Reply): Promise<HeadlessRun> {
+  run = await startHeadless((c) => (c.agent === "leader" ? leader(c) : alice(c)), AGENTS);
   return run;
 }
 
@@ -75,27 +39,14 @@ async function alicePid(r: HeadlessRun): Promise<number> {
   const match = /pid (\d+)\)/.exec(call.toolResults.map((t) => t.content).join("\n"));
   expect(match, "pid in the teammate_spawn result").not.toBeNull();
   const pid = Number(match![1]);
-  teammatePids.add(pid);
+  r.pids.add(pid);
   return pid;
-}
-
-/** Waits for pi's exit, failing with its stderr after `timeoutMs`. */
-async function exitOf(r: HeadlessRun, timeoutMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`pi -p did not exit within ${timeoutMs} ms\nstdout: ${r.stdout()}\nstderr: ${r.stderr()}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([r.exited, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe("pi -p with a team", () => {
   it("stays open while the teammate works, gives the leader its report as a turn, then exits 0 with no teammate left", async () => {
     const WORK_MS = 2500;
-    const r = await startHeadless((c) =>
+    const r = await startAlice((c) =>
       c.toolResults.length === 0 && c.lastUser.includes("KICKOFF")
         ? { delayMs: WORK_MS, toolCalls: [sendCall("leader", "REPORT-DONE: 1 file", "completed")] }
         : { text: "done" });
@@ -119,7 +70,7 @@ describe("pi -p with a team", () => {
 
   it("ends once the teammate is idle even when it never reports: after its one reminder, the leader's turn on the no-report event", async () => {
     const WORK_MS = 1500;
-    const r = await startHeadless(() => ({ delayMs: WORK_MS, text: "finished, but told nobody" }));
+    const r = await startAlice(() => ({ delayMs: WORK_MS, text: "finished, but told nobody" }));
     const pid = await alicePid(r);
     const alice = await r.model.waitForCall((c) => c.agent === "alice", 30_000);
     const exit = await exitOf(r, 60_000);
@@ -135,7 +86,7 @@ describe("pi -p with a team", () => {
   });
 
   it.each(["SIGTERM", "SIGINT"] as const)("%s while the teammate works ends pi promptly and leaves no child", async (signal) => {
-    const r = await startHeadless(() => ({ delayMs: 120_000, text: "never" }));
+    const r = await startAlice(() => ({ delayMs: 120_000, text: "never" }));
     const pid = await alicePid(r);
     await r.model.waitForCall((c) => c.agent === "alice", 30_000); // alice is inside its model call
     // The leader has answered the spawn result and its run is waiting on the team.
