@@ -160,10 +160,11 @@ export class TeamSession {
       teamModel: () => this.teamModel.get() ?? o.leaderModel(),
       trusted: o.trusted,
       onChange: () => {
+        this.harness.boardChanged((m) => heldTasks(this.board.board, m).map((t) => t.id));
         this.harness.rosterChanged();
         this.costs.observe(this.board.board, (id) => this.feed.get(id));
       },
-      onSubmitted: (holder) => this.harness.assignmentBoundary(holder),
+      onSubmitted: (holder) => this.harness.submitted(holder),
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       reviewerUsage: (taskId, u) => this.costs.reviewer(taskId, u),
