@@ -7,6 +7,7 @@ import { WorktreeLocks } from "../isolation/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
+import { PEER_PAIR_CAP } from "../team/peer-pairs.ts";
 import type { SendRequest } from "../team/routing.ts";
 import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
@@ -57,6 +58,7 @@ export class LeaderHarness implements TeamActivity {
       worktreesRoot: join(options.agentDir, "worktrees", basename(options.layout.root)),
       worktreeLocks: new WorktreeLocks(),
       compaction: { at: 0 },
+      peerPairCap: PEER_PAIR_CAP,
       ...options,
       // The compactor hears of terminal reports, and of quiet idles before the board offers work.
       deliver: (d) => {

@@ -27,16 +27,17 @@ export interface PeerCapDeps {
 /** See the module doc. One per team driver. */
 export class PeerCap {
   readonly #d: PeerCapDeps;
-  readonly #pairs: PeerPairs;
+  /** Undefined when the cap is off (`PI_TEAMMATE_PEER_PAIR_CAP=0`): every message is delivered. */
+  readonly #pairs: PeerPairs | undefined;
   /** Per lower-case name: the incarnation and the board task ids it held at the last board change. */
   readonly #held = new Map<string, { spawnId: string; ids: Set<string> }>();
   /** The roster write started by the latest cut: a file batch waits for it before delivering. */
   #rosterWrite: Promise<void> = Promise.resolve();
 
-  /** @param cap messages per pair between resets (tests); default PEER_PAIR_CAP. */
+  /** @param cap messages per pair between resets; default PEER_PAIR_CAP; 0 turns the cap off. */
   constructor(deps: PeerCapDeps, cap?: number) {
     this.#d = deps;
-    this.#pairs = new PeerPairs(cap);
+    this.#pairs = cap === 0 ? undefined : new PeerPairs(cap);
   }
 
   /**
@@ -45,6 +46,7 @@ export class PeerCap {
    * is delivered and cuts the pair: one harness event, a note and a roster write.
    */
   judge(from: string, to: string, id: string): string | undefined {
+    if (!this.#pairs) return undefined;
     const v = this.#pairs.judge(from, to, this.#d.now());
     if (v.kind === "deliver") return undefined;
     const [a, b] = v.cut.between;
@@ -76,7 +78,7 @@ export class PeerCap {
    * any cut of them is lifted (noted; the roster is rewritten).
    */
   reset(name: string, why: string): void {
-    const lifted = this.#pairs.reset(name);
+    const lifted = this.#pairs?.reset(name) ?? [];
     if (lifted.length === 0) return;
     for (const c of lifted) this.#d.note(`peer-pair cap: ${c.between[0]} ↔ ${c.between[1]} may exchange peer mail again (${why})`);
     void this.#d.writeRoster();
@@ -96,6 +98,6 @@ export class PeerCap {
 
   /** The cut pairs as the roster lists them. */
   rosterCuts(): RosterPeerCut[] {
-    return this.#pairs.cuts().map((c) => ({ between: [...c.between], count: c.count }));
+    return (this.#pairs?.cuts() ?? []).map((c) => ({ between: [...c.between], count: c.count }));
   }
 }

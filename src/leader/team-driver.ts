@@ -58,7 +58,7 @@ export class TeamDriver implements TeamActivity {
     this.#roster = new RosterWriter(options.layout.roster, options.now);
     this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
     this.#effects = new TeamEffects(options, this, (change) => this.#changed(change));
-    this.peers = new PeerCap({ now: options.now, note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() });
+    this.peers = new PeerCap({ now: options.now, note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() }, options.peerPairCap);
     this.stream = new StreamRecords({
       keys: this.keys,
       now: options.now,

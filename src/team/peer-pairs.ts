@@ -20,6 +20,21 @@
  */
 export const PEER_PAIR_CAP = 40;
 
+/**
+ * Reads `PI_TEAMMATE_PEER_PAIR_CAP` (a whole number of messages; `0` turns the cap off, for
+ * transport benchmarks and fault floods that measure delivery, not economy). Unset or blank
+ * keeps {@link PEER_PAIR_CAP}; a bad value keeps it too and returns a warning naming the
+ * variable, the value and what is accepted.
+ */
+export function resolvePeerPairCap(env: NodeJS.ProcessEnv): { cap: number; warnings: string[] } {
+  const raw = env.PI_TEAMMATE_PEER_PAIR_CAP;
+  if (raw === undefined || raw.trim() === "") return { cap: PEER_PAIR_CAP, warnings: [] };
+  if (!/^\d+$/.test(raw.trim())) {
+    return { cap: PEER_PAIR_CAP, warnings: [`PI_TEAMMATE_PEER_PAIR_CAP="${raw}" is not a whole number of messages (0 turns the cap off); using ${PEER_PAIR_CAP}.`] };
+  }
+  return { cap: Number(raw.trim()), warnings: [] };
+}
+
 /** A pair that reached the cap, as the leader and the roster show it. */
 export interface PeerCut {
   /** The two names as spawned, in the order their first counted message went (sender first). */

@@ -62,6 +62,14 @@ describe("PeerCap: the leader's shell of the peer-pair cap (W19)", () => {
     expect(t.order).toEqual(["roster write started", "roster write started"]);
   });
 
+  it("with the cap off (0) every message is delivered and nothing is cut", () => {
+    const t = cap(0);
+    for (let i = 0; i < 1000; i++) expect(t.peers.judge("alice", "bob", String(i))).toBeUndefined();
+    t.peers.reset("alice", "a leader message");
+    expect(t.peers.rosterCuts()).toEqual([]);
+    expect([t.events, t.notes, t.order]).toEqual([[], [], []]);
+  });
+
   it("a board claim (a task id a teammate did not hold) resets its pairs; a release or a repeat does not", () => {
     const t = cap(2);
     const cut = () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutBetween, PEER_PAIR_CAP, PeerPairs, pairKey, peerCapRefusal, peerCutEventText } from "../../../src/team/peer-pairs.ts";
+import { cutBetween, PEER_PAIR_CAP, PeerPairs, pairKey, peerCapRefusal, peerCutEventText, resolvePeerPairCap } from "../../../src/team/peer-pairs.ts";
 
 /** Alternates a → b, b → a for `n` messages from time `t0`, 100 ms apart; returns the verdicts. */
 function pingPong(book: PeerPairs, a: string, b: string, n: number, t0 = 0) {
@@ -11,6 +11,16 @@ describe("peer-pair cap (W19)", () => {
     expect(PEER_PAIR_CAP).toBe(40);
     expect(new PeerPairs().cap).toBe(PEER_PAIR_CAP);
     expect(() => new PeerPairs(0)).toThrow(/positive integer; got 0/);
+  });
+
+  it("PI_TEAMMATE_PEER_PAIR_CAP sets the cap, 0 turns it off, a bad value keeps the default with a warning", () => {
+    expect(resolvePeerPairCap({})).toEqual({ cap: PEER_PAIR_CAP, warnings: [] });
+    expect(resolvePeerPairCap({ PI_TEAMMATE_PEER_PAIR_CAP: " " })).toEqual({ cap: PEER_PAIR_CAP, warnings: [] });
+    expect(resolvePeerPairCap({ PI_TEAMMATE_PEER_PAIR_CAP: "0" })).toEqual({ cap: 0, warnings: [] });
+    expect(resolvePeerPairCap({ PI_TEAMMATE_PEER_PAIR_CAP: " 100 " })).toEqual({ cap: 100, warnings: [] });
+    const bad = resolvePeerPairCap({ PI_TEAMMATE_PEER_PAIR_CAP: "lots" });
+    expect(bad.cap).toBe(PEER_PAIR_CAP);
+    expect(bad.warnings).toEqual(['PI_TEAMMATE_PEER_PAIR_CAP="lots" is not a whole number of messages (0 turns the cap off); using 40.']);
   });
 
   it("counts both directions of one unordered pair together, ignoring case", () => {
