@@ -5,7 +5,9 @@
  * exactly one `peer_pair_cut` event naming both and the count, and no other turn from their
  * traffic; the sender of the next message gets the refusal in its send_message result and,
  * scripted, ends its run; then no teammate makes another model call. The figures are printed
- * (docs/reliability.md, "Economy bounds"). Second, records appended past the bound straight into
+ * (docs/reliability.md, "Economy bounds"). The same loop runs again with alice in a bwrap box
+ * (stream transport), where the 41st message is refused by the leader's answer on her pipe.
+ * Last, records appended past the bound straight into
  * an inbox, sealed as the sender's own tool would (as a teammate with bash and its key could),
  * are not delivered by the leader, and a leader message lifts the cut.
  */
@@ -19,13 +21,17 @@ import { PEER_PAIR_CAP } from "../../src/team/peer-pairs.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
 import { contentText, startScriptedModel } from "../support/scripted-model.ts";
 import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, waitUntil, type Team } from "../support/team.ts";
+import { BWRAP_WORKS } from "../support/bwrap.ts";
 import { agentFile, PACKAGE_DIR, writeAgents } from "../support/leader.ts";
 import { peerMailAs } from "../support/peer-mail.ts";
 import { createPiEnv, SCRIPTED_MODEL_ID, SCRIPTED_PROVIDER } from "../support/pi-env.ts";
 import { mailInCall } from "../faults/support/mail.ts";
 import { waitQuiet } from "../faults/support/waits.ts";
 
-const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
+const AGENTS = {
+  "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }),
+  "boxed.md": agentFile("boxed", "You work in a box.", { tools: "read", launcher: "bwrap" }),
+};
 const PEER: Record<string, string> = { alice: "bob", bob: "alice" };
 const REFUSED = "send_message refused:";
 
@@ -64,65 +70,82 @@ function acknowledger(answered: Map<string, Set<string>>, sent: Map<string, numb
   };
 }
 
+/**
+ * Runs the acknowledgement loop between alice (role `aliceRole`) and bob (a local worker) from
+ * one leader message to alice, until the cut, and checks every acceptance line of the cap.
+ */
+async function ackLoop(aliceRole: "worker" | "boxed"): Promise<void> {
+  const answered = new Map<string, Set<string>>();
+  const sent = new Map<string, number>();
+  const ack = acknowledger(answered, sent);
+  team = await startTeam({
+    agents: AGENTS,
+    leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0" },
+    scripts: {
+      leader: leaderCommands({ SPAWN: [spawnCall("alice", aliceRole), spawnCall("bob", "worker")], START: [sendCall("alice", "GO: acknowledge bob")] }),
+      alice: ack,
+      bob: ack,
+    },
+  });
+  const t = team;
+  await t.run("SPAWN", 60_000);
+  expect(t.toolEnds("teammate_spawn").filter((s) => s.isError).map((s) => s.text)).toEqual([]);
+  await waitStatus(t.runtimeDir, "alice", "idle", 30_000);
+  await waitStatus(t.runtimeDir, "bob", "idle", 30_000);
+  const mates = () => t.model.calls.filter((c) => c.agent === "alice" || c.agent === "bob");
+  const callsBefore = mates().length;
+
+  const t0 = Date.now();
+  await t.run("START");
+  const leaderAfterStart = t.model.callsOf("leader").length;
+  const refused = await t.model.waitForCall((c) => (c.agent === "alice" || c.agent === "bob") && refusalsIn(c).length > 0, 120_000);
+  const secondsToCut = (Date.now() - t0) / 1000;
+  const event = await t.model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes('<harness-event type="peer_pair_cut"'), 30_000);
+  await waitQuiet(t.model, t.runtimeDir);
+  await waitUntil("the leader to settle", () => t.model.callsOf("leader").at(-1)?.reply !== undefined, 30_000);
+
+  // Delivered: the ACKs the recipients' models saw. Written: the ACK lines in the inbox files
+  // (a stream teammate's mail goes through the leader, not a file).
+  const seen = new Set(mates().flatMap((c) => mailInCall(c).filter((m) => m.body.startsWith("ACK-")).map((m) => m.body)));
+  const inbox = async (name: string) => (await readFile(join(t.runtimeDir, "inbox", `${name}.jsonl`), "utf8").catch(() => "")).split("\n").filter((l) => l.includes('"ACK-'));
+  const written = (await inbox("alice")).length + (await inbox("bob")).length;
+  const log = await readFile(join(t.runtimeDir, "logs", "harness.log"), "utf8");
+  const teammateCalls = mates().length - callsBefore;
+  const lastMateCall = mates().at(-1)!;
+  const leaderTurns = t.model.callsOf("leader").slice(leaderAfterStart).filter((c) => c.toolResults.length === 0);
+  const refusal = refusalsIn(refused)[0]!;
+  const sends = (sent.get("alice") ?? 0) + (sent.get("bob") ?? 0);
+
+  console.log(`peer-pair cap figures (alice ${aliceRole}): ${seen.size} peer messages delivered before the cut (${written} via inbox files), ` +
+    `cut ${secondsToCut.toFixed(1)} s after START, ${teammateCalls} teammate model calls, ${sends} send_message calls (the last refused by ${refused.agent}'s tool), ` +
+    `${leaderTurns.length} leader turn(s) from it; refusal: ${refusal}`);
+
+  // Cut at the bound: exactly PEER_PAIR_CAP messages delivered, the next refused in the sender's result.
+  expect(seen.size).toBe(PEER_PAIR_CAP);
+  expect(sends).toBe(PEER_PAIR_CAP + 1);
+  if (aliceRole === "worker") expect(written).toBe(PEER_PAIR_CAP); // the refused one was never written
+  expect(refusal).toContain(`have exchanged ${PEER_PAIR_CAP} peer messages`);
+  expect(refusal).toContain(`the bound is ${PEER_PAIR_CAP} per pair`);
+  expect(refusal).toContain('Report to the leader instead: send_message(to: "leader")');
+  expect(log).toContain(`peer-pair cap: alice ↔ bob reached ${PEER_PAIR_CAP} messages`);
+  // Exactly one leader turn from the whole loop: the event, naming the pair and the count.
+  expect(leaderTurns).toEqual([event]);
+  expect(event.lastUser).toMatch(new RegExp(`@(alice|bob) and @(alice|bob) exchanged ${PEER_PAIR_CAP} peer messages`));
+  expect(event.lastUser).toContain("@alice");
+  expect(event.lastUser).toContain("@bob");
+  // The model calls stopped: the refused sender's answer to the refusal was the last teammate call.
+  expect(lastMateCall.seq).toBe(refused.seq);
+  expect(refused.reply).toEqual({ text: "Refused by the peer bound; stopping." });
+  expect(teammateCalls).toBeLessThanOrEqual(2 * (PEER_PAIR_CAP + 1));
+}
+
 describe("peer-pair cap (W19)", () => {
   it(`two acknowledging teammates are cut at ${PEER_PAIR_CAP} messages: one leader event, a clear refusal, then no model calls`, async () => {
-    const answered = new Map<string, Set<string>>();
-    const sent = new Map<string, number>();
-    const ack = acknowledger(answered, sent);
-    team = await startTeam({
-      agents: AGENTS,
-      leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0" },
-      scripts: {
-        leader: leaderCommands({ SPAWN: [spawnCall("alice", "worker"), spawnCall("bob", "worker")], START: [sendCall("alice", "GO: acknowledge bob")] }),
-        alice: ack,
-        bob: ack,
-      },
-    });
-    const t = team;
-    await t.run("SPAWN", 60_000);
-    await waitStatus(t.runtimeDir, "alice", "idle", 30_000);
-    await waitStatus(t.runtimeDir, "bob", "idle", 30_000);
-    const mates = () => t.model.calls.filter((c) => c.agent === "alice" || c.agent === "bob");
-    const callsBefore = mates().length;
+    await ackLoop("worker");
+  }, 240_000);
 
-    const t0 = Date.now();
-    await t.run("START");
-    const leaderAfterStart = t.model.callsOf("leader").length;
-    const refused = await t.model.waitForCall((c) => (c.agent === "alice" || c.agent === "bob") && refusalsIn(c).length > 0, 120_000);
-    const secondsToCut = (Date.now() - t0) / 1000;
-    const event = await t.model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes('<harness-event type="peer_pair_cut"'), 30_000);
-    await waitQuiet(t.model, t.runtimeDir);
-    await waitUntil("the leader to settle", () => t.model.callsOf("leader").at(-1)?.reply !== undefined, 30_000);
-
-    // What was written to the inboxes (every peer message the tools accepted), and what the harness noted.
-    const inbox = async (name: string) => (await readFile(join(t.runtimeDir, "inbox", `${name}.jsonl`), "utf8").catch(() => "")).split("\n").filter((l) => l.includes('"ACK-'));
-    const written = (await inbox("alice")).length + (await inbox("bob")).length;
-    const log = await readFile(join(t.runtimeDir, "logs", "harness.log"), "utf8");
-    const teammateCalls = mates().length - callsBefore;
-    const lastMateCall = mates().at(-1)!;
-    const leaderTurns = t.model.callsOf("leader").slice(leaderAfterStart).filter((c) => c.toolResults.length === 0);
-    const refusal = refusalsIn(refused)[0]!;
-
-    console.log(`peer-pair cap figures: ${written} peer messages delivered before the cut, cut ${secondsToCut.toFixed(1)} s after START, ` +
-      `${teammateCalls} teammate model calls, ${(sent.get("alice") ?? 0) + (sent.get("bob") ?? 0)} send_message calls (the last refused), ` +
-      `${leaderTurns.length} leader turn(s) from it; refusal: ${refusal}`);
-
-    // Cut at the bound: exactly PEER_PAIR_CAP messages written and delivered, the next refused up front.
-    expect(written).toBe(PEER_PAIR_CAP);
-    expect((sent.get("alice") ?? 0) + (sent.get("bob") ?? 0)).toBe(PEER_PAIR_CAP + 1);
-    expect(refusal).toContain(`have exchanged ${PEER_PAIR_CAP} peer messages`);
-    expect(refusal).toContain(`the bound is ${PEER_PAIR_CAP} per pair`);
-    expect(refusal).toContain('Report to the leader instead: send_message(to: "leader")');
-    expect(log).toContain(`peer-pair cap: alice ↔ bob reached ${PEER_PAIR_CAP} messages`);
-    // Exactly one leader turn from the whole loop: the event, naming the pair and the count.
-    expect(leaderTurns).toEqual([event]);
-    expect(event.lastUser).toMatch(new RegExp(`@(alice|bob) and @(alice|bob) exchanged ${PEER_PAIR_CAP} peer messages`));
-    expect(event.lastUser).toContain("@alice");
-    expect(event.lastUser).toContain("@bob");
-    // The model calls stopped: the refused sender's answer to the refusal was the last teammate call.
-    expect(lastMateCall.seq).toBe(refused.seq);
-    expect(refused.reply).toEqual({ text: "Refused by the peer bound; stopping." });
-    expect(teammateCalls).toBeLessThanOrEqual(2 * (PEER_PAIR_CAP + 1));
+  it.skipIf(!BWRAP_WORKS)("the same loop with alice in a bwrap box (stream transport: the leader refuses on her pipe)", async () => {
+    await ackLoop("boxed");
   }, 240_000);
 
   it("records past the bound written straight into an inbox are not delivered; a leader message lifts the cut", async () => {
