@@ -7,9 +7,9 @@
  * scripted, ends its run; then no teammate makes another model call. The figures are printed
  * (docs/reliability.md, "Economy bounds"). The same loop runs again with alice in a bwrap box
  * (stream transport), where the 41st message is refused by the leader's answer on her pipe.
- * Last, records appended past the bound straight into
- * an inbox, sealed as the sender's own tool would (as a teammate with bash and its key could),
- * are not delivered by the leader, and a leader message lifts the cut.
+ * Last, records appended past the bound straight into an inbox, sealed as the sender's own tool
+ * would (as a teammate with bash and its key could), are not delivered by the leader, and a
+ * leader message lifts the cut.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
