@@ -54,6 +54,12 @@ const refusalsIn = (c: ModelCall): string[] =>
  */
 function acknowledger(answered: Map<string, Set<string>>, sent: Map<string, number>) {
   return (c: ModelCall): Reply => {
+    // Board work after the cut (a claim, then its submission): a board step lifts the cut.
+    const notice = /Board notice:[^\n]*\n- `([^`]+)`/.exec(c.lastUser);
+    if (notice && c.toolResults.length === 0) return { toolCalls: [{ name: "task_claim", arguments: { taskId: notice[1] } }] };
+    const claimed = /^Claimed task ([^:]+):/.exec(c.toolResults[0]?.content ?? "");
+    if (claimed) return { toolCalls: [{ name: "task_submit", arguments: { taskId: claimed[1], status: "completed", result: "done" } }] };
+    if (c.toolResults.some((r) => r.content.includes("task_submit") || r.content.startsWith("Task "))) return { text: "done" };
     if (refusalsIn(c).length > 0) return { text: "Refused by the peer bound; stopping." };
     const done = answered.get(c.agent) ?? new Set<string>();
     answered.set(c.agent, done);
@@ -82,7 +88,11 @@ async function ackLoop(aliceRole: "worker" | "boxed"): Promise<void> {
     agents: AGENTS,
     leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0" },
     scripts: {
-      leader: leaderCommands({ SPAWN: [spawnCall("alice", aliceRole), spawnCall("bob", "worker")], START: [sendCall("alice", "GO: acknowledge bob")] }),
+      leader: leaderCommands({
+        SPAWN: [spawnCall("alice", aliceRole), spawnCall("bob", "worker")],
+        START: [sendCall("alice", "GO: acknowledge bob")],
+        TASK: [{ name: "task_create", arguments: { subject: "After the cut" } }],
+      }),
       alice: ack,
       bob: ack,
     },
@@ -137,6 +147,20 @@ async function ackLoop(aliceRole: "worker" | "boxed"): Promise<void> {
   expect(lastMateCall.seq).toBe(refused.seq);
   expect(refused.reply).toEqual({ text: "Refused by the peer bound; stopping." });
   expect(teammateCalls).toBeLessThanOrEqual(2 * (PEER_PAIR_CAP + 1));
+
+  // The roster listed the cut; a board claim by either (the first notified claims) lifts it.
+  expect((await readRosterFile(join(t.runtimeDir, "roster.json"))).ok).toBe(true);
+  expect(await rosterCuts(t)).toEqual([{ between: expect.arrayContaining(["alice", "bob"]), count: PEER_PAIR_CAP }]);
+  await t.run("TASK");
+  await waitUntil("a board claim to lift the cut", async () => (await rosterCuts(t)) === undefined, 60_000);
+  expect(await readFile(join(t.runtimeDir, "logs", "harness.log"), "utf8")).toMatch(/peer-pair cap: (alice ↔ bob|bob ↔ alice) may exchange peer mail again \(a board claim\)/);
+}
+
+/** The roster's cut pairs (W19), undefined when it lists none. */
+async function rosterCuts(t: Team): Promise<unknown> {
+  const r = await readRosterFile(join(t.runtimeDir, "roster.json"));
+  if (!r.ok) throw new Error(r.message);
+  return r.value.peerCuts;
 }
 
 describe("peer-pair cap (W19)", () => {
