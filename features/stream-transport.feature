@@ -26,3 +26,19 @@ Feature: the stream transport: the pipe is the identity
     When alice's pipe carries a "in_progress" report "one" that names "alice" as its sender
     And alice's pipe carries the same record again
     Then alice's queue gets one report from "alice" with status "in_progress"
+
+  Scenario: a pair that chatters past the peer-pair cap is cut, with one event for the leader (W19)
+    When alice and bob send each other 40 peer messages on their pipes
+    Then the leader has one "peer_pair_cut" event naming "alice" and "bob" with the count 40
+    When bob's pipe carries mail to "alice" saying "one more" that names "bob" as its sender
+    And alice's pipe carries mail to "bob" saying "and more" that names "alice" as its sender
+    Then bob's last pipe answer is "refused" with "you and alice have exchanged 40 peer messages"
+    And alice's last pipe answer is "refused" with "Report to the leader instead"
+    And 40 pieces of peer mail were delivered between alice and bob
+    And the leader still has one "peer_pair_cut" event
+
+  Scenario: the leader's involvement with either member lifts the cut (W19)
+    Given alice and bob sent each other 40 peer messages on their pipes
+    When the leader messages "bob"
+    And alice's pipe carries mail to "bob" saying "again" that names "alice" as its sender
+    Then alice's last pipe answer is "ok" with "bob"

@@ -67,3 +67,46 @@ Then("{word}'s pipe is answered {string} with {string}", function (owner: string
   assert.equal(a.ok, verdict === "ok");
   assert.ok(a.text.includes(text), `${JSON.stringify(a.text)} should include ${JSON.stringify(text)}`);
 });
+
+/** `n` peer messages on the pipes, alternating from `a` to `b` and back, each id fresh. */
+function exchange(s: StreamWorld, a: string, b: string, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+    carry(s, from, { kind: "mail", id: `chat-${from}-${i}`, to, body: `chat ${i}` });
+  }
+}
+
+When("{word} and {word} send each other {int} peer messages on their pipes", function (a: string, b: string, n: number) {
+  exchange(world(this), a, b, n);
+});
+
+Given("{word} and {word} sent each other {int} peer messages on their pipes", function (a: string, b: string, n: number) {
+  exchange(world(this), a, b, n);
+});
+
+When("the leader messages {string}", function (name: string) {
+  world(this).team.peers.reset(name, "a leader message"); // what the leader's send_message does first
+});
+
+Then("the leader has one {string} event naming {string} and {string} with the count {int}", function (type: string, a: string, b: string, count: number) {
+  const events = world(this).team.events;
+  assert.deepEqual(events.map((e) => e.type), [type]);
+  assert.ok(events[0]!.body.includes(`@${a} and @${b} exchanged ${count} peer messages`), events[0]!.body);
+});
+
+Then("the leader still has one {string} event", function (type: string) {
+  assert.deepEqual(world(this).team.events.map((e) => e.type), [type]);
+});
+
+Then("{word} last pipe answer is {string} with {string}", function (owner: string, verdict: string, text: string) {
+  const a = mate(world(this), owner.replace(/'s$/, "")).down.at(-1);
+  assert.ok(a?.kind === "answer");
+  assert.equal(a.ok, verdict === "ok");
+  assert.ok(a.text.includes(text), `${JSON.stringify(a.text)} should include ${JSON.stringify(text)}`);
+});
+
+Then("{int} pieces of peer mail were delivered between {word} and {word}", function (n: number, a: string, b: string) {
+  const s = world(this);
+  const mail = [a, b].flatMap((name) => mate(s, name).events.flatMap((e) => (e.type === "mail" ? e.records : [])));
+  assert.equal(mail.length, n);
+});

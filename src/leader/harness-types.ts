@@ -94,6 +94,8 @@ export interface LeaderHarnessOptions {
   holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
   heartbeat?: HeartbeatConfig;
+  /** Peer messages per pair between the leader's involvements (W19); 0 turns the cap off. Default PEER_PAIR_CAP. */
+  peerPairCap?: number;
   /** Compaction of teammates' contexts (issue 8): the threshold and the feed hook. Default: automatic compaction off. */
   compaction?: CompactionOptions;
   now?: () => number;

@@ -7,6 +7,7 @@ import { WorktreeLocks } from "../isolation/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
+import { PEER_PAIR_CAP } from "../team/peer-pairs.ts";
 import type { SendRequest } from "../team/routing.ts";
 import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
@@ -57,9 +58,11 @@ export class LeaderHarness implements TeamActivity {
       worktreesRoot: join(options.agentDir, "worktrees", basename(options.layout.root)),
       worktreeLocks: new WorktreeLocks(),
       compaction: { at: 0 },
+      peerPairCap: PEER_PAIR_CAP,
       ...options,
       // The compactor hears of terminal reports, and of quiet idles before the board offers work.
       deliver: (d) => {
+        if (d.kind === "report") this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
         if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
         options.deliver(d);
       },
@@ -191,6 +194,24 @@ export class LeaderHarness implements TeamActivity {
   assignmentBoundary(who: { name: string; spawnId: string }): void {
     const m = this.living(who.name);
     if (m && m.spawnId === who.spawnId) this.#compactor.boundary(m);
+  }
+
+  /**
+   * A board submission of `who` was accepted: a board step, which resets its pairs under the
+   * peer-pair cap (W19), and an assignment boundary. Ignored for an incarnation that no longer lives.
+   */
+  submitted(who: { name: string; spawnId: string }): void {
+    const m = this.living(who.name);
+    if (m && m.spawnId === who.spawnId) this.#team.peers.reset(m.name, "a board submission");
+    this.assignmentBoundary(who);
+  }
+
+  /**
+   * The board changed; `held(m)` lists the task ids living teammate `m` holds now. A task it did
+   * not hold before is an accepted claim: a board step, which resets its pairs (W19).
+   */
+  boardChanged(held: (m: Member) => string[]): void {
+    for (const m of this.members()) if (m.living) this.#team.peers.held(m, held(m));
   }
 
   /**

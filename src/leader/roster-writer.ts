@@ -1,4 +1,4 @@
-import { ROSTER_FORMAT_VERSION, type RosterEntry, type RosterFile } from "../mail/index.ts";
+import { ROSTER_FORMAT_VERSION, type RosterEntry, type RosterFile, type RosterPeerCut } from "../mail/index.ts";
 import { SnapshotWriter } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 
@@ -21,12 +21,13 @@ export class RosterWriter {
 
   /**
    * Writes the roster of `members`: for each, its status, pid, tool grant and model (L5, R6) and
-   * the resource tags it holds (`holdings`, read by the shared-tree edit guards).
+   * the resource tags it holds (`holdings`, read by the shared-tree edit guards); and the pairs
+   * the peer-pair cap cut (`peerCuts`, W19: each member's send_message refuses up front).
    * `changed` gets the roster, before the file is written, when what it shows changed since the
    * last call (stream teammates get it on their pipe).
    * @throws TeamError `io_error` from the snapshot writer.
    */
-  async write(members: readonly Member[], holdings: (m: Member) => Array<{ tag: string; taskId?: string }> = () => [], changed?: (roster: RosterFile) => void): Promise<void> {
+  async write(members: readonly Member[], holdings: (m: Member) => Array<{ tag: string; taskId?: string }> = () => [], changed?: (roster: RosterFile) => void, peerCuts: readonly RosterPeerCut[] = []): Promise<void> {
     const teammates: RosterEntry[] = members.map((m) => ({
         name: m.name,
         agent: m.agent.name,
@@ -38,11 +39,11 @@ export class RosterWriter {
         ...(m.living ? { holds: holdings(m) } : {}),
       }));
     // Holdings change with the board, not with a teammate's status: compare to see a change.
-    const shown = JSON.stringify(teammates);
+    const shown = JSON.stringify([teammates, peerCuts]);
     const isNew = shown !== this.#shown;
     if (isNew) this.#changedAt = this.#now();
     this.#shown = shown;
-    const roster: RosterFile = { v: ROSTER_FORMAT_VERSION, updatedAt: this.#changedAt, teammates };
+    const roster: RosterFile = { v: ROSTER_FORMAT_VERSION, updatedAt: this.#changedAt, teammates, ...(peerCuts.length > 0 ? { peerCuts: [...peerCuts] } : {}) };
     if (isNew) changed?.(roster);
     await this.#writer.write(this.#path, roster);
   }

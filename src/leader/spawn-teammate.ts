@@ -109,6 +109,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   const kickoff = handoffMail ? undefined : (handoff ?? req.prompt);
   if (kickoff) m.assign(kickoff);
   team.members.set(req.name.toLowerCase(), m);
+  team.peers.reset(m.name, "spawned"); // a new incarnation starts with no peer count (W19)
   let launch: LaunchPreflight | undefined;
   try {
     launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists

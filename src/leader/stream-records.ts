@@ -4,7 +4,8 @@
  * is the identity: a record on `m`'s pipe is `m`'s, whatever it says, so no record names a
  * sender and none needs a seal. Reports go onto `m`'s queue as outbox records; peer mail onto the
  * recipient's queue as inbox records (routed by the same `routeFromWorker` as the worker's file
- * channel); board intents and views are answered at once on `m`'s stdin.
+ * channel, and judged by the same peer-pair cap, W19); board intents and views are answered at
+ * once on `m`'s stdin.
  */
 import { makeInboxRecord, makeOutboxRecord, newSpawnKey, type RosterFile, type SpawnKeys } from "../mail/index.ts";
 import { STREAM_ENTRY_TYPE, StreamRecordSchema, streamCommandText, type StreamDecision, type StreamDown } from "../mail/stream-wire.ts";
@@ -40,6 +41,8 @@ export interface StreamRecordsDeps {
   enqueue(m: Member, job: () => TeammateEvent[]): void;
   note(text: string, m?: Member): void;
   board(): StreamBoard | undefined;
+  /** The peer-pair cap (W19): undefined delivers mail `id` from `from` to `to`, else the refusal for `from`. */
+  peerMail(from: Member, to: Member, id: string): string | undefined;
 }
 
 /** Record ids remembered per incarnation (a replay on the pipe is dropped). */
@@ -83,6 +86,11 @@ export class StreamRecords {
         const to = route.kind === "peer" ? this.#d.living(route.to) : undefined;
         if (route.kind !== "peer" || !to) {
           this.#answer(m, { kind: "answer", id: r.id, ok: false, text: route.kind === "error" ? route.message : `send_message: to: "${r.to}" is not a teammate` });
+          return;
+        }
+        const refused = this.#d.peerMail(m, to, r.id);
+        if (refused) {
+          this.#answer(m, { kind: "answer", id: r.id, ok: false, text: refused });
           return;
         }
         const record = makeInboxRecord({ from: m.name, fromSpawnId: m.spawnId, to: to.name, body: r.body }, this.#d.now());

@@ -10,6 +10,7 @@ import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { HeartbeatTimer } from "./heartbeat-timer.ts";
 import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
+import { PeerCap } from "./peer-cap.ts";
 import { RosterWriter } from "./roster-writer.ts";
 import { SendWaits } from "./send-waits.ts";
 import { StreamRecords } from "./stream-records.ts";
@@ -46,6 +47,8 @@ export class TeamDriver implements TeamActivity {
   readonly keys = new SpawnKeys();
   /** Records of teammates on the stream transport (their RPC pipe is their identity). */
   readonly stream: StreamRecords;
+  /** The peer-pair cap (W19): every peer record is judged here before delivery. */
+  readonly peers: PeerCap;
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
@@ -55,6 +58,7 @@ export class TeamDriver implements TeamActivity {
     this.#roster = new RosterWriter(options.layout.roster, options.now);
     this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
     this.#effects = new TeamEffects(options, this, (change) => this.#changed(change));
+    this.peers = new PeerCap({ now: options.now, note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() }, options.peerPairCap);
     this.stream = new StreamRecords({
       keys: this.keys,
       now: options.now,
@@ -63,6 +67,7 @@ export class TeamDriver implements TeamActivity {
       enqueue: (m, job) => void this.enqueue(m, job),
       note: (text, m) => this.note(text, m),
       board: () => options.streamBoard,
+      peerMail: (from, to, id) => this.peers.judge(from.name, to.name, id),
     });
   }
 
@@ -147,7 +152,7 @@ export class TeamDriver implements TeamActivity {
       : [this.members.get(basename(path, ".jsonl").toLowerCase())].filter((m): m is Member => m !== undefined);
     for (const m of targets.filter((x) => x.living)) {
       if (!path.startsWith(layout.inboxDir)) void this.enqueue(m, async () => [{ type: "outbox", records: await this.mail.read(m.outbox) }]);
-      if (!path.startsWith(layout.outboxDir)) void this.enqueue(m, async () => [{ type: "mail", records: await this.mail.read(m.inbox) }]);
+      if (!path.startsWith(layout.outboxDir)) void this.enqueue(m, async () => [{ type: "mail", records: await this.peers.judgeAll(await this.mail.read(m.inbox)) }]);
     }
   }
 
@@ -207,7 +212,7 @@ export class TeamDriver implements TeamActivity {
     const toStream = (roster: RosterFile) => {
       for (const m of this.members.values()) if (m.living && m.transport === "stream") this.stream.sendRoster(m, roster);
     };
-    const write = this.#roster.write([...this.members.values()], holdings, toStream).catch((error: unknown) => {
+    const write = this.#roster.write([...this.members.values()], holdings, toStream, this.peers.rosterCuts()).catch((error: unknown) => {
       this.note(`roster write failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     this.#rosterWrites = Promise.all([this.#rosterWrites, write]).then(() => undefined);

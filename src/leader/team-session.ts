@@ -5,6 +5,7 @@ import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
+import { resolvePeerPairCap } from "../team/peer-pairs.ts";
 import { feedCompaction } from "./compactor.ts";
 import type { Member } from "../team/member.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
@@ -91,7 +92,8 @@ export class TeamSession {
     const heartbeat = resolveHeartbeat(o.env);
     const compactAt = resolveCompactAt(o.env);
     const dialogTimeout = resolveDialogTimeout(o.env);
-    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings];
+    const peerCap = resolvePeerPairCap(o.env);
+    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings, ...peerCap.warnings];
     this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
     const feed = feedHooks(this.feed);
@@ -122,6 +124,7 @@ export class TeamSession {
       answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
       onLifeline: (m, text) => o.onLifeline?.(m.name, text),
       heartbeat: heartbeat.config,
+      peerPairCap: peerCap.cap,
       compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => this.board.offerWork(),
@@ -160,11 +163,12 @@ export class TeamSession {
       teamModel: () => this.teamModel.get() ?? o.leaderModel(),
       trusted: o.trusted,
       onChange: () => {
+        this.harness.boardChanged((m) => heldTasks(this.board.board, m).map((t) => t.id));
         this.harness.rosterChanged();
         this.costs.observe(this.board.board, (id) => this.feed.get(id));
       },
       onSubmitted: (holder, submission) => {
-        this.harness.assignmentBoundary(holder);
+        this.harness.submitted(holder);
         if (submission.status === "failed" && submission.outcome !== "acknowledged") this.feed.mail(failedSubmissionRow(holder.name, submission));
       },
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.

@@ -42,9 +42,10 @@ export {
   ROSTER_FORMAT_VERSION,
   RosterEntrySchema,
   RosterFileSchema,
+  RosterPeerCutSchema,
   RosterStatusSchema,
 } from "./roster-file.ts";
-export type { RosterEntry, RosterFile, RosterStatus } from "./roster-file.ts";
+export type { RosterEntry, RosterFile, RosterPeerCut, RosterStatus } from "./roster-file.ts";
 export {
   BoardDecisionSchema,
   BoardIntentSchema,

@@ -38,6 +38,17 @@ export const RosterEntrySchema = Type.Object({
 export type RosterEntry = Static<typeof RosterEntrySchema>;
 
 /**
+ * A pair of teammates whose peer mail the leader refuses now (W19, src/team/peer-pairs.ts): it
+ * reached the peer-pair cap. Each member's send_message refuses mail to the other up front.
+ */
+export const RosterPeerCutSchema = Type.Object({
+  between: Type.Array(TeammateNameSchema, { minItems: 2, maxItems: 2 }),
+  /** Messages they exchanged since the leader was last involved with either: the cap. */
+  count: Type.Integer({ minimum: 0 }),
+});
+export type RosterPeerCut = Static<typeof RosterPeerCutSchema>;
+
+/**
  * `roster.json` in the runtime dir: written only by the leader (SnapshotWriter, atomic, only
  * when changed), read by workers to find living peers (R46, W11). `updatedAt` (ms since epoch)
  * is the time of the last roster change, not of the write, so an unchanged roster serializes
@@ -47,6 +58,8 @@ export const RosterFileSchema = Type.Object({
   v: Type.Literal(ROSTER_FORMAT_VERSION),
   updatedAt: EpochMsSchema,
   teammates: Type.Array(RosterEntrySchema),
+  /** Pairs cut by the peer-pair cap (W19). Absent means none; optional, so still version 1. */
+  peerCuts: Type.Optional(Type.Array(RosterPeerCutSchema)),
 });
 export type RosterFile = Static<typeof RosterFileSchema>;
 

@@ -22,6 +22,7 @@ import type { StreamDecision } from "../mail/stream-wire.ts";
 import { boardLayoutAt, errnoCode, errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { messageSizeProblem } from "../team/limits.ts";
+import { cutBetween, peerCapRefusal } from "../team/peer-pairs.ts";
 import { routeFromWorker } from "../team/routing.ts";
 import { requestDecision } from "./decision.ts";
 import { DecisionWatcher } from "./decision-watch.ts";
@@ -50,7 +51,8 @@ export interface WorkerChannel {
   /**
    * Sends peer mail to `to` if it names a living teammate.
    * @returns the recipient's name as spawned and the record id.
-   * @throws TeamError `invalid_input` (not living, the sender itself, too long) saying what is accepted; `io_error`; `timeout`.
+   * @throws TeamError `invalid_input` (not living, the sender itself, too long, the pair cut at the
+   *   peer-pair cap, W19) saying what is accepted; `io_error`; `timeout`.
    */
   mail(to: string, body: string): Promise<{ to: string; id: string }>;
   /** The leader's decision on one intent (a rejection is a decision, not an error). @throws as `requestDecision`. */
@@ -81,6 +83,9 @@ export function filesChannel(me: WorkerIdentity, key: Buffer): WorkerChannel {
         const why = roster.ok ? "" : `send_message: the roster could not be read (${roster.message}), so no living teammate is known. `;
         throw new TeamError("invalid_input", why + (route.kind === "error" ? route.message : "send_message: a report is not peer mail"));
       }
+      // The leader counts and refuses anyway (W19); the roster it wrote lets the tool say so first.
+      const cut = roster.ok ? cutBetween(roster.value.peerCuts, me.name, route.to) : undefined;
+      if (cut) throw new TeamError("invalid_input", peerCapRefusal(route.to, cut.count));
       const record = makeInboxRecord({ from: me.name, fromSpawnId: me.spawnId, to: route.to, body }, Date.now(), key);
       await appendInboxRecord(layout.inbox(route.to), record);
       return { to: route.to, id: record.id };

@@ -1,6 +1,7 @@
 /** Fake stream teammates around one real StreamRecords (src/leader/stream-records.ts), for unit tests and features. */
 import { SpawnKeys } from "../../src/mail/index.ts";
 import { STREAM_ENTRY_TYPE, StreamDownSchema, type StreamDown } from "../../src/mail/stream-wire.ts";
+import { PeerCap } from "../../src/leader/peer-cap.ts";
 import { StreamRecords, type StreamBoard } from "../../src/leader/stream-records.ts";
 import { checkValue } from "../../src/store/index.ts";
 import type { TeammateEvent } from "../../src/team/lifecycle-types.ts";
@@ -13,10 +14,20 @@ export interface Fake {
   events: TeammateEvent[];
 }
 
-/** A team of fake stream members around one StreamRecords. */
-export function streamTeam(board?: StreamBoard) {
+/**
+ * A team of fake stream members around one StreamRecords and a real peer-pair cap (W19) of
+ * `peerCap` messages per pair (default the product's); its leader events land in `events`.
+ */
+export function streamTeam(board?: StreamBoard, peerCap?: number) {
   const fakes = new Map<string, Fake>();
   const notes: string[] = [];
+  const events: Array<{ type: string; teammate: string; body: string }> = [];
+  const peers = new PeerCap({
+    now: () => 1_000,
+    note: (text) => void notes.push(text),
+    event: (type, teammate, body) => void events.push({ type, teammate, body }),
+    writeRoster: async () => undefined,
+  }, peerCap);
   const add = (name: string, living = true): Fake => {
     const down: StreamDown[] = [];
     const send = async (cmd: { message: string }) => {
@@ -40,8 +51,9 @@ export function streamTeam(board?: StreamBoard) {
     enqueue: (m, job) => void fakes.get(m.name.toLowerCase())!.events.push(...job()),
     note: (text) => void notes.push(text),
     board: () => board,
+    peerMail: (from, to, id) => peers.judge(from.name, to.name, id),
   });
   const entry = (data: unknown) => ({ type: "custom", customType: STREAM_ENTRY_TYPE, data, id: "e1" });
-  return { add, records, notes, entry };
+  return { add, records, notes, entry, peers, events };
 }
 

@@ -50,4 +50,19 @@ describe("RosterWriter: writes only what changed (L24)", () => {
     await writer.write([member("ada", "working")], undefined, changed);
     expect(seen).toEqual([["idle"], ["working"]]);
   });
+
+  it("lists the pairs the peer-pair cap cut, rewrites when they change, and omits the field when none (W19)", async () => {
+    let now = 1;
+    const writer = new RosterWriter(path, () => now);
+    const read = async () => JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
+    await writer.write([member("ada", "idle"), member("bo", "idle")]);
+    expect(await read()).not.toHaveProperty("peerCuts");
+    now = 2;
+    await writer.write([member("ada", "idle"), member("bo", "idle")], undefined, undefined, [{ between: ["ada", "bo"], count: 40 }]);
+    expect(await read()).toMatchObject({ updatedAt: 2, peerCuts: [{ between: ["ada", "bo"], count: 40 }] });
+    now = 3;
+    await writer.write([member("ada", "idle"), member("bo", "idle")]);
+    expect(await read()).toMatchObject({ updatedAt: 3 });
+    expect(await read()).not.toHaveProperty("peerCuts");
+  });
 });
