@@ -34,7 +34,7 @@ export function registerLeader(pi: ExtensionAPI): void {
   // Why the team is off in this session (another leader holds it), for every tool's error.
   let unavailable: string | undefined;
 
-  const finishLine = new FinishLine((teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text }));
+  const finishLine = new FinishLine((teammate, { text, ok }) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text, ok }));
   const deliver = (d: LeaderDelivery): void => {
     const customType = d.kind === "report" ? REPORT_MESSAGE : HARNESS_EVENT_MESSAGE;
     const details = d.kind === "report" ? { ...d.record } : { type: d.type, teammate: d.teammate };
@@ -83,7 +83,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       knownModels: () => knownModels(ctx),
       deliver,
       // The finish entry (R55): in the transcript only, never in the leader model's context.
-      onLifeline: (teammate, text) => finishLine.lifeline(teammate, text),
+      onLifeline: (teammate, text, ok) => finishLine.lifeline(teammate, { text, ok }),
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");

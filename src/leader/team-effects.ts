@@ -84,7 +84,7 @@ export class TeamEffects {
         break;
       case "lifeline":
         host.note(e.text, m);
-        host.hook(() => this.#o.onLifeline?.(m, e.text), m);
+        host.hook(() => this.#o.onLifeline?.(m, e.text, e.ok), m);
         break;
       default: {
         const never: never = e;

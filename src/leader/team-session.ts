@@ -39,8 +39,8 @@ export interface TeamSessionOptions {
   knownModels?: () => ModelRef[] | undefined;
   /** Starts one leader follow-up turn. Must not throw. */
   deliver: (d: LeaderDelivery) => void;
-  /** The one end-of-life line of a teammate incarnation (R55), for the transcript. */
-  onLifeline?: (teammate: string, text: string) => void;
+  /** The one end-of-life line of a teammate incarnation (R55), for the transcript; `ok` false for a failure end. */
+  onLifeline?: (teammate: string, text: string, ok: boolean) => void;
 }
 
 /**
@@ -120,7 +120,7 @@ export class TeamSession {
         this.#boardCalls.observe(m, event);
       },
       answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
-      onLifeline: (m, text) => o.onLifeline?.(m.name, text),
+      onLifeline: (m, text, ok) => o.onLifeline?.(m.name, text, ok),
       heartbeat: heartbeat.config,
       compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),

@@ -170,8 +170,11 @@ export type TeammateEffect =
   | { readonly type: "board_gone"; readonly reason: "shutdown" | "crash" }
   | { readonly type: "stop_process" }
   | { readonly type: "note"; readonly text: string }
-  /** The one end-of-life line of an incarnation (R55): finished, shut down or crashed. */
-  | { readonly type: "lifeline"; readonly text: string };
+  /**
+   * The one end-of-life line of an incarnation (R55): finished, shut down or crashed. `ok` is
+   * false for a failure end (a crash, a `failed` terminal report): the transcript marks it `✗`.
+   */
+  | { readonly type: "lifeline"; readonly text: string; readonly ok: boolean };
 
 /** Outcome of one transition. */
 export interface Step {

@@ -198,7 +198,7 @@ function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx:
     effects.push({ type: "deliver_report", record });
     if (decision.terminal && !life.finished) {
       life = { ...life, finished: true };
-      effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).` });
+      effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).`, ok: record.status === "completed" });
     }
   }
   return { state: withLife(s, life), effects };
@@ -210,7 +210,7 @@ function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx:
   const state: TeammateState = { phase: "stopped", exit: e.exit, requested, undelivered };
   const effects: TeammateEffect[] = [{ type: "write_roster" }];
   // One end-of-life line per incarnation (R55): a shutdown after its finish adds none.
-  if (!s.life.finished) effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} ${requested ? "shut down" : "crashed"}.` });
+  if (!s.life.finished) effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} ${requested ? "shut down" : "crashed"}.`, ok: requested });
   if (!requested) {
     const how = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
     effects.unshift({ type: "board_gone", reason: "crash" });
