@@ -127,7 +127,7 @@ export class TeamSession {
       onIdle: () => this.board.offerWork(),
       onGone: (m, reason) => {
         this.#boardCalls.forget(m);
-        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject }));
+        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject, ...(t.state.status === "superseded" ? { superseded: true } : {}) }));
         this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
       },
       holdings: (m) => holdingsOf(this.board.board, m),

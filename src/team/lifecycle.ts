@@ -8,7 +8,7 @@
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import { mailBatchSize } from "./limits.ts";
-import { crashText, deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
+import { deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
 import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
 import { isQuiet } from "./lifecycle-state.ts";
@@ -214,10 +214,7 @@ function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx:
   if (!requested) {
     const how = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
     effects.unshift({ type: "board_gone", reason: "crash" });
-    effects.push({
-      type: "harness_event",
-      event: { type: "teammate_crashed", body: crashText({ name: ctx.facts.name, agent: ctx.facts.agent, how, undelivered, log: ctx.facts.log, stderrTail: e.stderrTail }) },
-    });
+    effects.push({ type: "crash_event", how, undelivered, stderrTail: e.stderrTail });
   }
   return { state, effects };
 }
