@@ -8,7 +8,7 @@ import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "./harness.ts";
 import { agentDir } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
-import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
+import { announceStopNotice, endStopText, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
 import { registerTeamCommands } from "./commands.ts";
@@ -118,7 +118,10 @@ export function registerLeader(pi: ExtensionAPI): void {
   };
   pi.on("session_shutdown", async (event, ctx) => {
     const { stopped, kept } = await stopTeam();
-    if (kept.length > 0) tellKept(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`, event.reason, ctx);
+    // At quit no next instance tells the user whom this stopped: say it here.
+    const ended = event.reason === "quit" ? endStopText(stopped) : undefined;
+    const told = [...(ended ? [ended] : []), ...(kept.length > 0 ? [`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`] : [])];
+    if (told.length > 0) tellAtEnd(told.join("\n"), event.reason, ctx);
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
     if (unsaid) ctx.ui.notify(unsaid, "warning");
@@ -127,7 +130,9 @@ export function registerLeader(pi: ExtensionAPI): void {
   registerHeadless(pi, {
     activities: () => (session ? [session.harness, session.board] : []),
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
-    stopTeam: () => stopTeam().then(({ kept }) => {
+    stopTeam: () => stopTeam().then(({ stopped, kept }) => {
+      const ended = endStopText(stopped);
+      if (ended) process.stderr.write(`${ended}\n`);
       if (kept.length > 0) process.stderr.write(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}\n`);
     }, () => undefined),
   });
@@ -147,11 +152,12 @@ export function registerLeader(pi: ExtensionAPI): void {
 }
 
 /**
- * Tells the user where the stopped worktree teammates' work is. A notice in the TUI is gone with
- * the screen at quit, so there the text goes to stderr once Pi has restored the terminal (at
- * process exit); print and json modes have no UI to notify and get stderr now.
+ * Tells the user, at a session's end, whom it stopped and where the stopped worktree teammates'
+ * work is. A notice in the TUI is gone with the screen at quit, so there the text goes to stderr
+ * once Pi has restored the terminal (at process exit); print and json modes have no UI to notify
+ * and get stderr now.
  */
-function tellKept(text: string, reason: string, ctx: ExtensionContext): void {
+function tellAtEnd(text: string, reason: string, ctx: ExtensionContext): void {
   if (ctx.mode === "tui" && reason === "quit") process.once("exit", () => process.stderr.write(`${text}\n`));
   else if (ctx.mode === "print" || ctx.mode === "json") process.stderr.write(`${text}\n`);
   else ctx.ui.notify(text, "info");
