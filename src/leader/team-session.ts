@@ -21,7 +21,6 @@ import { TeamFeed } from "./team-feed.ts";
 import type { AgentDiscovery } from "../agents/index.ts";
 import { buildSnapshot, teammateRow } from "../ui/snapshot.ts";
 import type { ConsoleSnapshot, TeammateRow } from "../ui/console-model.ts";
-import type { ReviewInProgress } from "../ui/widget.ts";
 import { startSweep } from "./session-boundary.ts";
 import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
 import { worktreeKeptText } from "./worktree-report.ts";
@@ -224,13 +223,6 @@ export class TeamSession {
   workingRows(): TeammateRow[] {
     const working = this.harness.members().filter((m) => m.status === "starting" || m.status === "working");
     return working.map((m) => teammateRow({ feed: this.feed, board: this.board.board }, m));
-  }
-
-  /** The verify reviews running now (tasks in review, in board order), for the widget. */
-  reviewsInProgress(): ReviewInProgress[] {
-    return [...this.board.board.tasks.values()]
-      .sort((a, b) => a.seq - b.seq)
-      .flatMap((t) => (t.state.status === "in_review" ? [{ taskId: t.id, holder: t.state.holding.holder.name }] : []));
   }
 
   /**

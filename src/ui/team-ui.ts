@@ -11,7 +11,7 @@ import { applyTeamModelCommand } from "../team/model-choice.ts";
 import { TeamConsole } from "./console.ts";
 import type { ConsoleActions, ConsolePage } from "./console-model.ts";
 import { consoleSummary } from "./summary.ts";
-import { TeamWidget, widgetRows } from "./widget.ts";
+import { reviewsInProgress, TeamWidget, widgetRows } from "./widget.ts";
 
 /** The widget's key in Pi's widget registry. */
 export const WIDGET_KEY = "pi-resident-teams";
@@ -34,7 +34,7 @@ export function installWidget(ctx: ExtensionContext, s: TeamSession): () => void
   if (ctx.mode !== "tui") return () => undefined;
   let widget: TeamWidget | undefined;
   ctx.ui.setWidget(WIDGET_KEY, (tui, theme) => {
-    widget = new TeamWidget({ tui, theme, rows: () => widgetRows(s.workingRows(), Date.now(), s.reviewsInProgress()) });
+    widget = new TeamWidget({ tui, theme, rows: () => widgetRows(s.workingRows(), Date.now(), reviewsInProgress(s.board.board)) });
     return widget;
   }, { placement: "belowEditor" });
   const changed = (): void => widget?.changed();

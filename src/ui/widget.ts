@@ -1,4 +1,5 @@
 import { truncateToWidth, type Component } from "@earendil-works/pi-tui";
+import type { Board } from "../board/index.ts";
 import type { TeammateRow, WidgetRow } from "./console-model.ts";
 import { oneLine } from "./format.ts";
 import { teammateStatus } from "./page-teammates.ts";
@@ -15,6 +16,13 @@ export const WIDGET_MAX_ROWS = 5;
 export interface ReviewInProgress {
   readonly taskId: string;
   readonly holder: string;
+}
+
+/** The verify reviews running on `board` (its tasks in review, in board order), for the widget. */
+export function reviewsInProgress(board: Board): ReviewInProgress[] {
+  return [...board.tasks.values()]
+    .sort((a, b) => a.seq - b.seq)
+    .flatMap((t) => (t.state.status === "in_review" ? [{ taskId: t.id, holder: t.state.holding.holder.name }] : []));
 }
 
 /**

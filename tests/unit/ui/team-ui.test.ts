@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { TeamSession } from "../../../src/leader/team-session.ts";
 import { DIALOG_GRACE_MS, installWidget, openConsole } from "../../../src/ui/team-ui.ts";
+import { add, finish, mate, newBoard, take } from "../board/fixture.ts";
 import { ansiTheme, fixtureSnapshot, plain } from "./fixture.ts";
 
 type Factory = (tui: unknown, theme: unknown, keybindings: unknown, done: (r: string | undefined) => void) => Component & { dispose?(): void };
@@ -138,20 +139,21 @@ describe("installWidget", () => {
     let factory: ((tui: unknown, theme: unknown) => Component & { dispose?(): void }) | undefined;
     const ctx = { mode: "tui", ui: { setWidget: (_key: string, f: typeof factory) => (factory = f) } } as unknown as ExtensionContext;
     const boardListeners: (() => void)[] = [];
-    let reviews: { taskId: string; holder: string }[] = [];
+    const board = newBoard();
     const s = {
       workingRows: () => [],
-      reviewsInProgress: () => reviews,
       feed: { subscribe: () => () => undefined },
       harness: { subscribe: () => () => undefined },
-      board: { subscribe: (l: () => void) => (boardListeners.push(l), () => undefined) },
+      board: { board, subscribe: (l: () => void) => (boardListeners.push(l), () => undefined) },
     } as unknown as TeamSession;
     const uninstall = installWidget(ctx, s);
     const tui = { terminal: { rows: 20, columns: 80 }, requestRender: vi.fn() };
     const widget = factory!(tui, ansiTheme);
     expect(widget.render(80)).toEqual([]);
-    reviews = [{ taskId: "add-multiply", holder: "cy" }];
-    for (const l of boardListeners) l(); // the reviewer started
+    add(board, "Add multiply");
+    take(board, mate("cy"), "add-multiply");
+    finish(board, mate("cy"), "add-multiply", "completed", "Run the tests."); // in review: its reviewer starts
+    for (const l of boardListeners) l(); // the board tells of the reviewer
     expect(tui.requestRender).toHaveBeenCalledTimes(1);
     expect(plain(widget.render(80))[0]).toMatch(/ reviewer · reviewing #add-multiply for @cy$/);
     widget.dispose?.();
