@@ -99,13 +99,17 @@ Then("the teammate is stopped as requested", function () {
   assert.ok(life(this).state.phase === "stopped" && (life(this).state as { requested: boolean }).requested);
 });
 
+/** The leader events among the effects: a crash is worded by the shell (`crash_event`), the rest here. */
+function eventTypes(l: Life): string[] {
+  return l.effects.flatMap((e) => (e.type === "harness_event" ? [e.event.type] : e.type === "crash_event" ? ["teammate_crashed"] : []));
+}
+
 Then("the leader got no harness event", function () {
-  assert.deepEqual(life(this).effects.filter((e) => e.type === "harness_event"), []);
+  assert.deepEqual(eventTypes(life(this)), []);
 });
 
 Then("the leader got the harness event {string} {int} time(s)", function (type: string, count: number) {
-  const got = life(this).effects.filter((e) => e.type === "harness_event" && e.event.type === type);
-  assert.equal(got.length, count);
+  assert.equal(eventTypes(life(this)).filter((t) => t === type).length, count);
 });
 
 Then("the leader got {int} health notice(s)", function (count: number) {

@@ -1,3 +1,9 @@
+/** One end-of-life line (R55): its text, and `ok` false for a failure end (a crash, a `failed` report). */
+export interface Lifeline {
+  readonly text: string;
+  readonly ok: boolean;
+}
+
 /**
  * Puts a teammate's finish entry (R55, "Teammate @x finished (completed).") after the report it
  * announces. The lifecycle emits it with the report, but the report reaches the transcript only
@@ -5,14 +11,14 @@
  * at once: so a finish entry waits while a report of its teammate is delivered and not yet shown.
  */
 export class FinishLine {
-  readonly #append: (teammate: string, text: string) => void;
+  readonly #append: (teammate: string, line: Lifeline) => void;
   /** Teammate → its reports delivered to Pi and not yet in the transcript. */
   readonly #unseen = new Map<string, number>();
   /** Teammate → the finish entry waiting for those reports. */
-  readonly #waiting = new Map<string, string>();
+  readonly #waiting = new Map<string, Lifeline>();
 
   /** `append` writes the entry into the transcript (`pi.appendEntry`). */
-  constructor(append: (teammate: string, text: string) => void) {
+  constructor(append: (teammate: string, line: Lifeline) => void) {
     this.#append = append;
   }
 
@@ -26,15 +32,15 @@ export class FinishLine {
     const left = (this.#unseen.get(teammate) ?? 0) - 1;
     if (left > 0) return void this.#unseen.set(teammate, left);
     this.#unseen.delete(teammate);
-    const text = this.#waiting.get(teammate);
-    if (text === undefined) return;
+    const line = this.#waiting.get(teammate);
+    if (line === undefined) return;
     this.#waiting.delete(teammate);
-    this.#append(teammate, text);
+    this.#append(teammate, line);
   }
 
   /** The end-of-life line of `teammate`: appended now, or after its reports still on their way. */
-  lifeline(teammate: string, text: string): void {
-    if ((this.#unseen.get(teammate) ?? 0) > 0) this.#waiting.set(teammate, text);
-    else this.#append(teammate, text);
+  lifeline(teammate: string, line: Lifeline): void {
+    if ((this.#unseen.get(teammate) ?? 0) > 0) this.#waiting.set(teammate, line);
+    else this.#append(teammate, line);
   }
 }

@@ -74,8 +74,11 @@ export interface LeaderHarnessOptions {
    * session's dialog relay shows it to the user. Default: every dialog is cancelled at once.
    */
   answerUi?: (m: Member, request: RpcUiDialogRequest, signal: AbortSignal) => Promise<UiAnswer | undefined> | undefined;
-  /** The one end-of-life line of an incarnation (R55), e.g. `Teammate @x finished (completed).` */
-  onLifeline?: (m: Member, text: string) => void;
+  /**
+   * The one end-of-life line of an incarnation (R55), e.g. `Teammate @x finished (completed).`;
+   * `ok` is false for a failure end (a crash, a `failed` terminal report).
+   */
+  onLifeline?: (m: Member, text: string, ok: boolean) => void;
   /** A teammate settled idle (after its outbox was drained and its mail delivered). */
   onIdle?: (m: Member) => void;
   /** A teammate is going away: called before a requested stop is signalled, and after a crash. */

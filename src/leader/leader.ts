@@ -8,7 +8,7 @@ import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "./harness.ts";
 import { agentDir } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
-import { announceStopNotice, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
+import { announceStopNotice, endStopText, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
 import { registerLeaderTools } from "./tools.ts";
 import { registerTeamCommands } from "./commands.ts";
@@ -34,7 +34,7 @@ export function registerLeader(pi: ExtensionAPI): void {
   // Why the team is off in this session (another leader holds it), for every tool's error.
   let unavailable: string | undefined;
 
-  const finishLine = new FinishLine((teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text }));
+  const finishLine = new FinishLine((teammate, { text, ok }) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text, ok }));
   const deliver = (d: LeaderDelivery): void => {
     const customType = d.kind === "report" ? REPORT_MESSAGE : HARNESS_EVENT_MESSAGE;
     const details = d.kind === "report" ? { ...d.record } : { type: d.type, teammate: d.teammate };
@@ -83,7 +83,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       knownModels: () => knownModels(ctx),
       deliver,
       // The finish entry (R55): in the transcript only, never in the leader model's context.
-      onLifeline: (teammate, text) => finishLine.lifeline(teammate, text),
+      onLifeline: (teammate, text, ok) => finishLine.lifeline(teammate, { text, ok }),
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");
@@ -118,7 +118,10 @@ export function registerLeader(pi: ExtensionAPI): void {
   };
   pi.on("session_shutdown", async (event, ctx) => {
     const { stopped, kept } = await stopTeam();
-    if (kept.length > 0) tellKept(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`, event.reason, ctx);
+    // At quit no next instance tells the user whom this stopped: say it here.
+    const ended = event.reason === "quit" ? endStopText(stopped) : undefined;
+    const told = [...(ended ? [ended] : []), ...(kept.length > 0 ? [`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`] : [])];
+    if (told.length > 0) tellAtEnd(told.join("\n"), event.reason, ctx);
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
     if (unsaid) ctx.ui.notify(unsaid, "warning");
@@ -129,7 +132,9 @@ export function registerLeader(pi: ExtensionAPI): void {
     stuck: () => session?.board.stuck(),
     living: () => session?.harness.members().filter((m) => m.status !== "stopped").map((m) => m.name) ?? [],
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
-    stopTeam: () => stopTeam().then(({ kept }) => {
+    stopTeam: () => stopTeam().then(({ stopped, kept }) => {
+      const ended = endStopText(stopped);
+      if (ended) process.stderr.write(`${ended}\n`);
       if (kept.length > 0) process.stderr.write(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}\n`);
     }, () => undefined),
   });
@@ -149,11 +154,12 @@ export function registerLeader(pi: ExtensionAPI): void {
 }
 
 /**
- * Tells the user where the stopped worktree teammates' work is. A notice in the TUI is gone with
- * the screen at quit, so there the text goes to stderr once Pi has restored the terminal (at
- * process exit); print and json modes have no UI to notify and get stderr now.
+ * Tells the user, at a session's end, whom it stopped and where the stopped worktree teammates'
+ * work is. A notice in the TUI is gone with the screen at quit, so there the text goes to stderr
+ * once Pi has restored the terminal (at process exit); print and json modes have no UI to notify
+ * and get stderr now.
  */
-function tellKept(text: string, reason: string, ctx: ExtensionContext): void {
+function tellAtEnd(text: string, reason: string, ctx: ExtensionContext): void {
   if (ctx.mode === "tui" && reason === "quit") process.once("exit", () => process.stderr.write(`${text}\n`));
   else if (ctx.mode === "print" || ctx.mode === "json") process.stderr.write(`${text}\n`);
   else ctx.ui.notify(text, "info");

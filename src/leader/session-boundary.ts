@@ -103,6 +103,17 @@ function stopSentence(n: Pick<StopNotice, "reason" | "teammates">): string {
   return `/${n.reason} stopped ${count}: ${who}`;
 }
 
+/**
+ * The one line the user gets when the session ends for good (quit, `pi -p` done, a signal) with
+ * teammates still living: they were stopped, and tasks they held are pending again; no next
+ * instance will say so (W17). Undefined when nobody was stopped.
+ */
+export function endStopText(teammates: readonly string[]): string | undefined {
+  if (teammates.length === 0) return undefined;
+  const count = teammates.length === 1 ? "1 teammate" : `${teammates.length} teammates`;
+  return `pi-resident-teams: the session ended and stopped ${count}: ${teammates.map((t) => `@${t}`).join(", ")}`;
+}
+
 /** The user's notification for a notice. */
 export function stopNoticeUserText(n: StopNotice): string {
   if (n.reason === "reload") {

@@ -21,7 +21,8 @@ export class TaskCosts {
   /**
    * Looks at every task's holder: a new holder opens a span at its usage now; a holder gone
    * (released, completed, stopped) closes its span. `usageOf` gives an incarnation's lifetime
-   * usage by spawn id (undefined: unknown, counted as no change).
+   * usage by spawn id (undefined: unknown, counted as no change); it may be a live record that
+   * keeps changing, so only its values are kept.
    */
   observe(board: Board, usageOf: (spawnId: string) => Usage | undefined): void {
     for (const task of board.tasks.values()) {
@@ -32,7 +33,10 @@ export class TaskCosts {
         this.#open.delete(task.id);
       }
       if (holder && !this.#open.has(task.id)) {
-        this.#open.set(task.id, { spawnId: holder.spawnId, start: usageOf(holder.spawnId) ?? { tokens: 0, cost: 0 } });
+        // A copy: `usageOf` may hand out the live record it keeps counting (the feed's), and a
+        // start that moves with the usage makes every holding cost nothing.
+        const now = usageOf(holder.spawnId);
+        this.#open.set(task.id, { spawnId: holder.spawnId, start: { tokens: now?.tokens ?? 0, cost: now?.cost ?? 0 } });
       }
     }
   }

@@ -2,7 +2,7 @@ import { TeamError } from "../errors.ts";
 import type { InboxRecord } from "../mail/index.ts";
 import type { TeammateEffect, TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
-import { reportText } from "../team/prompts.ts";
+import { crashText, reportText } from "../team/prompts.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange } from "./headless.ts";
 import type { SendWaits } from "./send-waits.ts";
@@ -55,6 +55,12 @@ export class TeamEffects {
       case "harness_event":
         host.event(e.event.type, m.name, e.event.body);
         break;
+      case "crash_event": {
+        // `board_gone` ran just before: `claimsAtStop` names what the crash released.
+        const { name, agent, log } = m.facts;
+        host.event("teammate_crashed", m.name, crashText({ name, agent, log, how: e.how, undelivered: e.undelivered, stderrTail: e.stderrTail, claims: m.claimsAtStop }));
+        break;
+      }
       case "health":
         host.event("teammate_stalled", m.name, e.body);
         break;
@@ -84,7 +90,7 @@ export class TeamEffects {
         break;
       case "lifeline":
         host.note(e.text, m);
-        host.hook(() => this.#o.onLifeline?.(m, e.text), m);
+        host.hook(() => this.#o.onLifeline?.(m, e.text, e.ok), m);
         break;
       default: {
         const never: never = e;

@@ -96,12 +96,16 @@ export class TeamFeed {
     return ready;
   }
 
-  /** One RPC event of `m`'s child: the activity line and the recent lines. */
+  /** One RPC event of `m`'s child: the activity line (cleared when a run starts) and the recent lines. */
   observe(m: Member, event: RpcEvent): void {
     const f = this.mate(m);
     const step = activityStep(event);
     if (step.kind === "none") return;
-    if (step.kind === "tool") {
+    if (step.kind === "run") {
+      // A new run (a wake): the last run's line would read as what it does now.
+      f.activity = "";
+      f.streaming = "";
+    } else if (step.kind === "tool") {
       f.activity = step.line;
       this.#recent(f, step.line);
     } else if (step.kind === "text") {

@@ -40,8 +40,8 @@ export interface TeamSessionOptions {
   knownModels?: () => ModelRef[] | undefined;
   /** Starts one leader follow-up turn. Must not throw. */
   deliver: (d: LeaderDelivery) => void;
-  /** The one end-of-life line of a teammate incarnation (R55), for the transcript. */
-  onLifeline?: (teammate: string, text: string) => void;
+  /** The one end-of-life line of a teammate incarnation (R55), for the transcript; `ok` false for a failure end. */
+  onLifeline?: (teammate: string, text: string, ok: boolean) => void;
 }
 
 /**
@@ -122,7 +122,7 @@ export class TeamSession {
         this.#boardCalls.observe(m, event);
       },
       answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
-      onLifeline: (m, text) => o.onLifeline?.(m.name, text),
+      onLifeline: (m, text, ok) => o.onLifeline?.(m.name, text, ok),
       heartbeat: heartbeat.config,
       peerPairCap: peerCap.cap,
       compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
@@ -130,7 +130,7 @@ export class TeamSession {
       onIdle: () => this.board.offerWork(),
       onGone: (m, reason) => {
         this.#boardCalls.forget(m);
-        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject }));
+        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject, ...(t.state.status === "superseded" ? { superseded: true } : {}) }));
         this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
       },
       holdings: (m) => holdingsOf(this.board.board, m),

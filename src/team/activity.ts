@@ -8,8 +8,12 @@ import type { RpcEvent } from "../process/index.ts";
 /** Longest activity line kept, in characters. */
 export const ACTIVITY_MAX = 160;
 
-/** What one RPC event changes: a tool started (`line`), text arrived (`text`, a delta), or nothing. */
+/**
+ * What one RPC event changes: a new run began (`run`: the last run's line is stale), a tool
+ * started (`line`), text arrived (`text`, a delta), or nothing.
+ */
 export type ActivityStep =
+  | { readonly kind: "run" }
   | { readonly kind: "tool"; readonly line: string }
   | { readonly kind: "tool_end" }
   | { readonly kind: "text"; readonly delta: string }
@@ -58,6 +62,8 @@ function textOf(content: unknown): string {
 /** What `event` means for the activity line. */
 export function activityStep(event: RpcEvent): ActivityStep {
   switch (event.type) {
+    case "agent_start":
+      return { kind: "run" };
     case "tool_execution_start":
       return { kind: "tool", line: toolLine(event.toolName, event.args) };
     case "tool_execution_end":

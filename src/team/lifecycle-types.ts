@@ -157,6 +157,12 @@ export type TeammateEffect =
   /** One accepted report: its own leader turn (R26). */
   | { readonly type: "deliver_report"; readonly record: OutboxRecord }
   | { readonly type: "harness_event"; readonly event: HarnessEventOut }
+  /**
+   * It stopped unasked (R56): the leader's `teammate_crashed` event. The shell words it
+   * (`crashText`), naming the board tasks the preceding `board_gone` released, which only the
+   * shell knows.
+   */
+  | { readonly type: "crash_event"; readonly how: string; readonly undelivered: number; readonly stderrTail: string }
   /** A health notice (R31, R52, R53): a leader turn, never a routing suffix. */
   | { readonly type: "health"; readonly title: string; readonly body: string }
   /** The leader's `send_message` result, or: append it to the inbox (queued) and answer then. */
@@ -170,8 +176,11 @@ export type TeammateEffect =
   | { readonly type: "board_gone"; readonly reason: "shutdown" | "crash" }
   | { readonly type: "stop_process" }
   | { readonly type: "note"; readonly text: string }
-  /** The one end-of-life line of an incarnation (R55): finished, shut down or crashed. */
-  | { readonly type: "lifeline"; readonly text: string };
+  /**
+   * The one end-of-life line of an incarnation (R55): finished, shut down or crashed. `ok` is
+   * false for a failure end (a crash, a `failed` terminal report): the transcript marks it `✗`.
+   */
+  | { readonly type: "lifeline"; readonly text: string; readonly ok: boolean };
 
 /** Outcome of one transition. */
 export interface Step {

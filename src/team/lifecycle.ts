@@ -8,7 +8,7 @@
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import { mailBatchSize } from "./limits.ts";
-import { crashText, deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
+import { deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
 import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
 import { isQuiet } from "./lifecycle-state.ts";
@@ -198,7 +198,7 @@ function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx:
     effects.push({ type: "deliver_report", record });
     if (decision.terminal && !life.finished) {
       life = { ...life, finished: true };
-      effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).` });
+      effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).`, ok: record.status === "completed" });
     }
   }
   return { state: withLife(s, life), effects };
@@ -210,14 +210,11 @@ function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx:
   const state: TeammateState = { phase: "stopped", exit: e.exit, requested, undelivered };
   const effects: TeammateEffect[] = [{ type: "write_roster" }];
   // One end-of-life line per incarnation (R55): a shutdown after its finish adds none.
-  if (!s.life.finished) effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} ${requested ? "shut down" : "crashed"}.` });
+  if (!s.life.finished) effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} ${requested ? "shut down" : "crashed"}.`, ok: requested });
   if (!requested) {
     const how = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
     effects.unshift({ type: "board_gone", reason: "crash" });
-    effects.push({
-      type: "harness_event",
-      event: { type: "teammate_crashed", body: crashText({ name: ctx.facts.name, agent: ctx.facts.agent, how, undelivered, log: ctx.facts.log, stderrTail: e.stderrTail }) },
-    });
+    effects.push({ type: "crash_event", how, undelivered, stderrTail: e.stderrTail });
   }
   return { state, effects };
 }

@@ -8,6 +8,7 @@ import type { DirectAssignment, TeammateFacts, TeammateState } from "./lifecycle
 import type { TeammateStatus } from "./routing.ts";
 import type { ModelRef } from "./spawn-plan.ts";
 import type { Transport } from "./identity.ts";
+import type { HeldClaim } from "./prompts.ts";
 
 /**
  * One incarnation of a teammate as the leader's harness tracks it: fixed facts, the process, and
@@ -53,7 +54,7 @@ export class Member {
   /** Its latest leader reports, oldest first, at most `HANDOFF_REPORTS` (R16). */
   readonly reports: Array<{ status: string; body: string }> = [];
   /** Board tasks it held when it went away, named for a successor (never transferred). */
-  claimsAtStop: Array<{ id: string; subject: string }> = [];
+  claimsAtStop: HeldClaim[] = [];
   /** Listeners to release when the child closes. */
   readonly disposers: (() => void)[] = [];
   /** Resolves once the harness has finished handling the child's close. */

@@ -100,9 +100,17 @@ export interface TaskRow {
   readonly subject: string;
   readonly status: TaskStatus;
   readonly holder?: string;
+  /** Who completed it (a completed task has no holder). */
+  readonly completedBy?: string;
   readonly dependsOn: readonly { readonly id: string; readonly met: boolean }[];
   readonly resources: readonly string[];
   readonly verify: VerifyState;
+  /**
+   * The criteria it is (or was, or will be) reviewed against (R43): its own `verify`, else the
+   * role default of its holder or completer (`role` names that role). Absent when neither has one
+   * or no claimer is known yet.
+   */
+  readonly criteria?: { readonly text: string; readonly role?: string };
   /** Cost while held: the holder's tokens and cost over its holdings, plus its reviewers'. */
   readonly tokens: number;
   readonly cost: number;

@@ -86,6 +86,36 @@ export function clip(text: string, width: number, pad = true): string {
   return pad ? `${out}…${" ".repeat(Math.max(0, width - used - 1))}` : `${out}…`;
 }
 
+/**
+ * Clips plain text (no ANSI) to `width` columns keeping both ends: `#add-mu…tion-2`. Ids that
+ * differ at the end (a `-2` sibling) or the start stay apart. Padded like `clip`.
+ */
+export function clipMiddle(text: string, width: number, pad = true): string {
+  if (width <= 0) return "";
+  const w = visibleWidth(text);
+  if (w <= width) return pad ? text + " ".repeat(width - w) : text;
+  const graphemes = [...GRAPHEMES.segment(text)].map((g) => g.segment);
+  const room = width - 1;
+  const tailRoom = Math.floor(room / 2);
+  let tail = "";
+  let tailUsed = 0;
+  for (let i = graphemes.length - 1; i >= 0; i--) {
+    const g = graphemes[i] ?? "";
+    if (tailUsed + visibleWidth(g) > tailRoom) break;
+    tail = g + tail;
+    tailUsed += visibleWidth(g);
+  }
+  let head = "";
+  let used = tailUsed;
+  for (const g of graphemes) {
+    if (used + visibleWidth(g) > room) break;
+    head += g;
+    used += visibleWidth(g);
+  }
+  const out = `${head}…${tail}`;
+  return pad ? out + " ".repeat(Math.max(0, width - used - 1)) : out;
+}
+
 /** A run of plain text with an optional style applied after it is cut. */
 export interface Segment {
   readonly text: string;

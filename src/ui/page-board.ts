@@ -10,8 +10,13 @@ import type { Cell, Column } from "./table.ts";
  * status, holder, dependencies met (`deps 1/2`), verify state, resources and cost.
  */
 
+/** The id column's widest, `#` included. */
+export const ID_MAX = 32;
+
 const COLUMNS: readonly Column[] = [
-  { title: "id", min: 3, max: 14, rank: 0 },
+  // Wide enough for most ids (they are at most 48 characters); a cut one keeps both ends, and
+  // never so narrow that two ids read the same (`#add-mu…tion-2` vs `#add-mu…ction`).
+  { title: "id", min: 8, max: ID_MAX, rank: 0, distinct: true },
   { title: "status", min: 6, max: 10, rank: 0 },
   { title: "subject", min: 8, max: 8, rank: 1, flex: true },
   { title: "holder", min: 6, max: 14, rank: 2 },
@@ -40,10 +45,10 @@ function cells(t: TaskRow): Cell[] {
   const unmet = t.dependsOn.some((d) => !d.met);
   const verifyTone: UiFg = t.verify === "passed" ? "success" : t.verify === "failed once" || t.verify === "parked" ? "warning" : "muted";
   return [
-    { text: `#${oneLine(t.id)}`, tone: "accent" },
+    { text: `#${oneLine(t.id)}`, tone: "accent", cut: "middle" },
     { text: t.status, tone: STATUS_TONE[t.status] },
     { text: oneLine(t.subject) },
-    { text: t.holder ? at(t.holder) : "—", tone: "muted" },
+    { text: t.holder ? at(t.holder) : t.completedBy ? `by ${at(t.completedBy)}` : "—", tone: "muted" },
     { text: depsText(t), tone: unmet ? "warning" : "muted" },
     { text: t.verify === "none" ? "" : `verify ${t.verify}`, tone: verifyTone },
     { text: t.resources.map(oneLine).join(", "), tone: "muted" },
@@ -60,6 +65,18 @@ export function countsCells(counts: ConsoleSnapshot["counts"]): Cell[] {
   ];
 }
 
+/**
+ * The criteria the task is reviewed against (R43): its own verify, else the role default it was
+ * or will be reviewed under, labelled as that role's; for a pending task without its own, that
+ * its claimer's role decides.
+ */
+function verifyField(t: TaskRow): string[] {
+  const c = t.criteria;
+  if (c) return field(c.role ? `verify (role ${oneLine(c.role)}'s default)` : "verify", safeLines(c.text.trim()));
+  const open = t.status === "pending";
+  return field("verify", open ? "none of its own: its claimer's role default applies, if it has one" : "none: neither the task nor its role has verify");
+}
+
 /** The detail lines of one task: every field, with description, result and findings in full. */
 export function taskDetail(t: TaskRow): string[] {
   const deps = t.dependsOn.map((d) => `#${oneLine(d.id)} (${d.met ? "met" : "unmet"})`);
@@ -67,10 +84,11 @@ export function taskDetail(t: TaskRow): string[] {
   return [
     `#${oneLine(t.id)} ${oneLine(t.subject)}`,
     ...field("status", t.status),
-    ...field("holder", t.holder ? at(t.holder) : "none"),
+    ...field("holder", t.holder ? at(t.holder) : t.completedBy ? `none · completed by ${at(t.completedBy)}` : "none"),
     ...field("depends on", deps.length ? `${deps.join(", ")} · ${depsText(t)}` : "nothing"),
     ...field("resources", t.resources.length ? t.resources.map(oneLine).join(", ") : "none"),
-    ...field("verify", t.verify),
+    ...field("review", t.verify),
+    ...verifyField(t),
     ...field("tokens", `${formatTokens(t.tokens)} · cost ${formatCost(t.cost)}`),
     ...field("description", text(t.description) ?? "(none)"),
     ...field("result", text(t.result)),

@@ -129,16 +129,25 @@ export function renderHarnessEvent(message: MessageLike, options: RenderOptionsL
   return card(theme, options, head, body);
 }
 
+/** An end-of-life text that says the incarnation failed, for entries written before `ok` was stored. */
+const FAILURE_END = /\bcrashed\b|\(failed\)/;
+
 /**
- * The `agent-teams-finish` entry (`data: { text, teammate }`): one dim line such as
- * `✓ Teammate @x finished (completed).`, the same collapsed or expanded.
+ * The `agent-teams-finish` entry (`data: { text, teammate, ok }`): one dim line, `✓ Teammate @x
+ * finished (completed).` or `✓ Teammate @x shut down.`, and `✗` in the error tone for a failure
+ * end (`ok: false`: a crash, a `failed` report), the same collapsed or expanded (R55). An entry
+ * without `ok` (an older session) is judged by its text.
  */
 export function renderFinishEntry(entry: { readonly data?: unknown }, _options: { readonly expanded: boolean }, theme: ThemeLike): Component {
   const d = record(entry.data);
   const name = str(d["teammate"]);
-  const text = oneLine(str(d["text"]) ?? (name ? `Teammate ${at(name)} finished.` : "A teammate finished."));
+  const text = oneLine(str(d["text"]) ?? (name ? `Teammate ${at(name)} finished.` : "A teammate finished.")).replace(/^[✓✗]\s*/, "");
+  const ok = typeof d["ok"] === "boolean" ? d["ok"] : !FAILURE_END.test(text);
   const box = new Box(1, 0, (s) => theme.bg("customMessageBg", s));
-  box.addChild(new HintLine([{ text: text.startsWith("✓") ? text : `✓ ${text}`, style: (t) => theme.fg("dim", t) }]));
+  box.addChild(new HintLine([
+    { text: ok ? "✓ " : "✗ ", style: (t) => theme.fg(ok ? "dim" : "error", t) },
+    { text, style: (t) => theme.fg("dim", t) },
+  ]));
   return box;
 }
 

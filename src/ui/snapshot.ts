@@ -45,7 +45,7 @@ export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
     teammates: [...s.members].sort((a, b) => a.startedAt - b.startedAt || a.name.localeCompare(b.name)).map((m) => teammateRow(s, m)),
     roles: (s.discovery?.agents ?? []).map((a) => roleRow(a, s)),
     skipped: skippedRoles(s.discovery),
-    tasks: [...s.board.tasks.values()].sort((a, b) => a.seq - b.seq).map((t) => taskRow(s.board, t, s.costs.of(t.id, usageOf))),
+    tasks: [...s.board.tasks.values()].sort((a, b) => a.seq - b.seq).map((t) => taskRow(s.board, t, s.costs.of(t.id, usageOf), s.members)),
     counts,
     mail: mailRows(s),
     teamModel: s.teamModel,
@@ -116,27 +116,51 @@ function skippedRoles(d: AgentDiscovery | undefined): SkippedRole[] {
   return [...errors, ...untrusted];
 }
 
-function verifyState(t: Task): VerifyState {
+function verifyState(t: Task, gated: boolean): VerifyState {
   const st = t.state;
   if (st.status === "in_review") return st.holding.failures > 0 ? "failed once" : "reviewing";
   if (st.status === "parked") return "parked";
   if (st.status === "claimed" && st.holding.failures > 0) return "failed once";
-  // A role's verify is known only while held; a task's own verify says it was reviewed.
-  if (st.status === "completed") return t.verify !== undefined ? "passed" : "none";
-  return t.verify !== undefined ? "pending" : "none";
+  // Gated by the task's own verify or by its holder's (completer's) role default.
+  if (st.status === "completed") return gated ? "passed" : "none";
+  return gated ? "pending" : "none";
 }
 
-function taskRow(board: Board, t: Task, cost: Usage): TaskRow {
+/**
+ * The role whose verify default applies to `t` (R43): its holder's, or for a completed task its
+ * completer's (the latest incarnation of that name started before the completion).
+ */
+function reviewRole(t: Task, members: readonly Member[]): Member["agent"] | undefined {
+  const st = t.state;
+  const holder = holderOf(st);
+  if (holder) return members.find((m) => m.spawnId === holder.spawnId)?.agent;
+  if (st.status !== "completed" || !st.by) return undefined;
+  const by = st.by.toLowerCase();
+  return members.filter((m) => m.name.toLowerCase() === by && m.startedAt <= st.completedAt).sort((a, b) => b.startedAt - a.startedAt)[0]?.agent;
+}
+
+/** The criteria `t` is reviewed against: the gate's, its own verify, else its role's default. */
+function criteriaOf(t: Task, members: readonly Member[]): TaskRow["criteria"] {
+  const role = t.verify === undefined ? reviewRole(t, members) : undefined;
+  const text = t.state.status === "in_review" ? t.state.gate.criteria : t.verify ?? role?.verify;
+  if (text === undefined || text.trim() === "") return undefined;
+  return t.verify === undefined && role ? { text, role: role.name } : { text };
+}
+
+function taskRow(board: Board, t: Task, cost: Usage, members: readonly Member[]): TaskRow {
   const unmet = new Set(unmetDependencies(board, t));
   const holder = holderOf(t.state);
+  const criteria = criteriaOf(t, members);
   return {
     id: t.id,
     subject: t.subject,
     status: t.state.status,
     ...(holder ? { holder: holder.name } : {}),
+    ...(t.state.status === "completed" && t.state.by ? { completedBy: t.state.by } : {}),
     dependsOn: t.dependsOn.map((id) => ({ id, met: !unmet.has(id) })),
     resources: t.resources,
-    verify: verifyState(t),
+    verify: verifyState(t, criteria !== undefined),
+    ...(criteria ? { criteria } : {}),
     tokens: cost.tokens,
     cost: cost.cost,
     ...(t.description ? { description: t.description } : {}),

@@ -1,13 +1,14 @@
 import { visibleWidth } from "@earendil-works/pi-tui";
-import { clip } from "./format.ts";
+import { clip, clipMiddle } from "./format.ts";
 import type { ThemeLike, UiFg } from "./ports.ts";
 
 /**
  * Column layout of the console's list pages (R61, L19): each column takes the width of its
  * widest cell within `min..max`; when the row is too wide, the columns with the highest `rank`
  * are dropped first (rank 0 is never dropped; the `flex` column not while shrinking the others to
- * their `min` would make room for it), then the widest columns shrink toward `min`; the `flex`
- * column takes what is left. Rows never exceed the width they were laid out for.
+ * their floor would make room for it), then the widest columns shrink toward their floor (`min`,
+ * or for a `distinct` column the width at which its cut cells still differ); the `flex` column
+ * takes what is left. Rows never exceed the width they were laid out for.
  */
 
 /** One column of a page's table. */
@@ -20,12 +21,41 @@ export interface Column {
   /** Drop order when the width is short: higher goes first; 0 is always kept. */
   readonly rank: number;
   readonly flex?: boolean;
+  /**
+   * Its cells name distinct things (task ids): it never shrinks below the width at which every
+   * cell, cut as it is drawn, still reads differently from every other (nor below `min`).
+   */
+  readonly distinct?: boolean;
 }
 
-/** One cell: plain text (already made safe with `oneLine`) and an optional foreground tone. */
+/**
+ * One cell: plain text (already made safe with `oneLine`), an optional foreground tone, and how
+ * it is cut when too wide: at the end (the default) or in the `middle`, keeping both ends.
+ */
 export interface Cell {
   readonly text: string;
   readonly tone?: UiFg;
+  readonly cut?: "middle";
+}
+
+/** A cell's text cut (and padded) to `width` columns, as it is drawn. */
+export function cellText(cell: Cell | undefined, width: number): string {
+  const text = cell?.text ?? "";
+  return cell?.cut === "middle" ? clipMiddle(text, width) : clip(text, width);
+}
+
+/**
+ * The narrowest width in `min..widest` at which the cells of column `i`, cut as drawn, are
+ * pairwise different whenever their texts are (two equal texts stay equal). `widest` always
+ * works: nothing is cut there.
+ */
+function distinctWidth(rows: readonly (readonly Cell[])[], i: number, min: number, widest: number): number {
+  const cells = rows.map((r) => r[i]).filter((c): c is Cell => c !== undefined);
+  const texts = new Set(cells.map((c) => c.text)).size;
+  for (let w = min; w < widest; w++) {
+    if (new Set(cells.map((c) => cellText(c, w))).size === texts) return w;
+  }
+  return widest;
 }
 
 /** Gap between two columns. */
@@ -41,6 +71,10 @@ export function columnWidths(columns: readonly Column[], rows: readonly (readonl
     const widest = Math.max(visibleWidth(c.title), ...rows.map((r) => visibleWidth(r[i]?.text ?? "")));
     return Math.min(c.max, Math.max(c.min, widest));
   });
+  // How far each column may shrink: its min, or for a distinct column where its cuts stay apart
+  // (worked out only when something must shrink: it cuts every cell at each width it tries).
+  let floorsMemo: number[] | undefined;
+  const floors = (): number[] => (floorsMemo ??= columns.map((c, i) => (c.distinct ? distinctWidth(rows, i, c.min, Math.max(c.min, natural[i] ?? c.min)) : c.min)));
   const shown = columns.map(() => true);
   const total = (): number => {
     const kept = natural.filter((_, i) => shown[i]);
@@ -50,12 +84,12 @@ export function columnWidths(columns: readonly Column[], rows: readonly (readonl
     const drop = dropCandidate(columns, shown);
     if (drop < 0) break;
     // The flex column (a title, a subject) stays while the others, shrunk to their min, leave it its own.
-    if (columns[drop]?.flex && atMin(columns, shown) <= width) break;
+    if (columns[drop]?.flex && atMin(floors(), shown) <= width) break;
     shown[drop] = false;
   }
   let excess = total() - width;
   while (excess > 0) {
-    const i = shrinkCandidate(columns, natural, shown);
+    const i = shrinkCandidate(floors(), natural, shown);
     if (i < 0) break;
     natural[i] = (natural[i] ?? 0) - 1;
     excess--;
@@ -65,10 +99,10 @@ export function columnWidths(columns: readonly Column[], rows: readonly (readonl
   return natural.map((w, i) => (shown[i] ? w : 0));
 }
 
-/** The width of the shown columns, each at its min, with the gaps. */
-function atMin(columns: readonly Column[], shown: readonly boolean[]): number {
-  const kept = columns.filter((_, i) => shown[i]);
-  return kept.reduce((a, c) => a + c.min, 0) + COLUMN_GAP * Math.max(0, kept.length - 1);
+/** The width of the shown columns, each at its floor, with the gaps. */
+function atMin(floors: readonly number[], shown: readonly boolean[]): number {
+  const kept = floors.filter((_, i) => shown[i]);
+  return kept.reduce((a, f) => a + f, 0) + COLUMN_GAP * Math.max(0, kept.length - 1);
 }
 
 function dropCandidate(columns: readonly Column[], shown: readonly boolean[]): number {
@@ -79,11 +113,11 @@ function dropCandidate(columns: readonly Column[], shown: readonly boolean[]): n
   return best;
 }
 
-function shrinkCandidate(columns: readonly Column[], natural: readonly number[], shown: readonly boolean[]): number {
+function shrinkCandidate(floors: readonly number[], natural: readonly number[], shown: readonly boolean[]): number {
   let best = -1;
   let slack = 0;
-  columns.forEach((c, i) => {
-    const s = (natural[i] ?? 0) - c.min;
+  floors.forEach((floor, i) => {
+    const s = (natural[i] ?? 0) - floor;
     if (shown[i] && s > slack) {
       best = i;
       slack = s;
@@ -102,7 +136,7 @@ export function renderCells(cells: readonly Cell[], widths: readonly number[], t
   widths.forEach((w, i) => {
     if (w <= 0) return;
     const cell = cells[i];
-    const text = clip(cell?.text ?? "", w);
+    const text = cellText(cell, w);
     parts.push(theme && cell?.tone ? theme.fg(cell.tone, text) : text);
   });
   return parts.join(" ".repeat(COLUMN_GAP));

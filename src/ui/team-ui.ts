@@ -11,7 +11,7 @@ import { applyTeamModelCommand } from "../team/model-choice.ts";
 import { TeamConsole } from "./console.ts";
 import type { ConsoleActions, ConsolePage } from "./console-model.ts";
 import { consoleSummary } from "./summary.ts";
-import { TeamWidget, widgetRows } from "./widget.ts";
+import { reviewsInProgress, TeamWidget, widgetRows } from "./widget.ts";
 
 /** The widget's key in Pi's widget registry. */
 export const WIDGET_KEY = "pi-resident-teams";
@@ -27,22 +27,21 @@ export const DIALOG_GRACE_MS = 500;
 
 /**
  * Installs the widget (R62) for `s` in an interactive leader: one row per starting or working
- * teammate, hidden when nobody works. Its component redraws only while someone works. Returns
+ * teammate and per running verify reviewer, hidden when nobody works. Its component redraws only while someone works. Returns
  * the uninstall (also run by Pi at /reload and session switches, which drop widgets).
  */
 export function installWidget(ctx: ExtensionContext, s: TeamSession): () => void {
   if (ctx.mode !== "tui") return () => undefined;
   let widget: TeamWidget | undefined;
   ctx.ui.setWidget(WIDGET_KEY, (tui, theme) => {
-    widget = new TeamWidget({ tui, theme, rows: () => widgetRows(s.workingRows(), Date.now()) });
+    widget = new TeamWidget({ tui, theme, rows: () => widgetRows(s.workingRows(), Date.now(), reviewsInProgress(s.board.board)) });
     return widget;
   }, { placement: "belowEditor" });
   const changed = (): void => widget?.changed();
-  const offFeed = s.feed.subscribe(changed);
-  const offTeam = s.harness.subscribe(changed);
+  // The board tells of reviewers starting and ending.
+  const offs = [s.feed.subscribe(changed), s.harness.subscribe(changed), s.board.subscribe(changed)];
   return () => {
-    offFeed();
-    offTeam();
+    for (const off of offs) off();
   };
 }
 

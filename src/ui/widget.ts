@@ -1,4 +1,5 @@
 import { truncateToWidth, type Component } from "@earendil-works/pi-tui";
+import type { Board } from "../board/index.ts";
 import type { TeammateRow, WidgetRow } from "./console-model.ts";
 import { oneLine } from "./format.ts";
 import { teammateStatus } from "./page-teammates.ts";
@@ -11,18 +12,34 @@ export const SPINNER_INTERVAL_MS = 250;
 /** Rows shown before `+N more`. */
 export const WIDGET_MAX_ROWS = 5;
 
+/** A verify review in progress (R44): the task in review and whose submission it judges. */
+export interface ReviewInProgress {
+  readonly taskId: string;
+  readonly holder: string;
+}
+
+/** The verify reviews running on `board` (its tasks in review, in board order), for the widget. */
+export function reviewsInProgress(board: Board): ReviewInProgress[] {
+  return [...board.tasks.values()]
+    .sort((a, b) => a.seq - b.seq)
+    .flatMap((t) => (t.state.status === "in_review" ? [{ taskId: t.id, holder: t.state.holding.holder.name }] : []));
+}
+
 /**
  * The widget rows of a team (R62): its starting and working teammates in order, with their
  * activity (or `starting…`/`working…`) and, when the heartbeat flagged one, the same stall text
- * the console shows (`stalled 31m`, `stalled · silent 31m`), timed from `now` (ms).
+ * the console shows (`stalled 31m`, `stalled · silent 31m`), timed from `now` (ms); then one
+ * `reviewer · reviewing #id for @holder` row per verify review running, so the team does not
+ * look idle while only reviewers work.
  */
-export function widgetRows(teammates: readonly TeammateRow[], now: number): WidgetRow[] {
-  return teammates
+export function widgetRows(teammates: readonly TeammateRow[], now: number, reviews: readonly ReviewInProgress[] = []): WidgetRow[] {
+  const mates = teammates
     .filter((t) => t.status === "starting" || t.status === "working")
     .map((t) => {
       const activity = oneLine(t.activity ?? "") || `${t.status}…`;
       return t.stall ? { name: t.name, activity, stall: teammateStatus(t, now).text } : { name: t.name, activity };
     });
+  return [...mates, ...reviews.map((r) => ({ name: "reviewer", activity: `reviewing #${oneLine(r.taskId)} for @${oneLine(r.holder)}` }))];
 }
 
 /** What the lead passes to {@link TeamWidget}. */
@@ -35,7 +52,7 @@ export interface TeamWidgetOptions {
 
 /**
  * The passive widget under the editor (R62): one line per starting or working teammate,
- * `⠋ name · activity` plus ` · stalled · silent 31m` when flagged, at most
+ * `⠋ name · activity` plus ` · stalled · silent 31m` when flagged, and per running reviewer, at most
  * {@link WIDGET_MAX_ROWS} then `+N more`; no lines at all (hidden) when nobody works. Its
  * spinner timer (every {@link SPINNER_INTERVAL_MS} ms, unref'd) runs only while there are rows,
  * so an idle team causes no redraws; `dispose()` clears it. It only displays: no input (L18).

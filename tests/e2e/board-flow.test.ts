@@ -276,7 +276,9 @@ describe("crash", () => {
     const file = await team.waitBoard((f) => taskOf(f, "fragile-work")?.state.status === "pending");
     expect(taskOf(file, "fragile-work")!.lastError).toBe("@alice crashed while holding this task");
     // The leader heard about the crash as its own turn.
-    await team.model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes('<harness-event type="teammate_crashed" teammate="alice"'), 30_000);
+    const crash = await team.model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes('<harness-event type="teammate_crashed" teammate="alice"'), 30_000);
+    // It names the claim the crash released (R56).
+    expect(crash.lastUser).toMatch(/Its board claims went back to the board \(pending again\): `fragile-work` \(/);
 
     watching = false;
     await watcher;

@@ -64,8 +64,9 @@ describe("pi -p with a team", () => {
     expect(leaderCalls.map((c) => (c.toolResults.length > 0 ? "result" : c.lastUser.startsWith("<teammate-report") ? "report" : c.lastUser)))
       .toEqual(["GO", "result", "report"]);
     expect(r.stdout().trim()).toBe("FINAL: alice reported.");
-    // session_shutdown stopped alice before pi exited.
+    // session_shutdown stopped alice before pi exited, and said so on stderr (stdout is the model's).
     expect(isAlive(pid)).toBe(false);
+    expect(r.stderr()).toContain("pi-resident-teams: the session ended and stopped 1 teammate: @alice");
   });
 
   it("ends once the teammate is idle even when it never reports: after its one reminder, the leader's turn on the no-report event", async () => {
@@ -103,6 +104,7 @@ describe("pi -p with a team", () => {
     expect(exit, r.stderr()).toMatchObject({ code: signal === "SIGTERM" ? 143 : 130, signal: null });
     // Gone when pi exited: the team was stopped before the exit, not by a cleanup after it.
     expect(isAlive(pid), `teammate ${pid} alive after pi exited`).toBe(false);
+    expect(r.stderr()).toContain("stopped 1 teammate: @alice");
     expect(r.model.callsOf("leader").some((c) => c.lastUser.includes("<teammate-report"))).toBe(false);
   });
 });

@@ -116,6 +116,9 @@ describe("crash of a teammate", () => {
     expect(turn.lastUser).toContain("Teammate alice (agent worker) stopped unexpectedly: signal SIGKILL.");
     expect(turn.lastUser).not.toContain("teammate=\"bob\"");
     expect(turn.lastUser).toContain(`Stderr log: ${join(team.runtimeDir, "logs", "alice.log")}`);
+    // It held nothing, so nothing is said to have gone back to the board (R56).
+    expect(turn.lastUser).toContain("It held no board tasks.");
+    expect(turn.lastUser).not.toContain("went back to the board");
 
     // A barrier turn, then count: one harness event, one leader turn for it, bob untouched.
     await leader.waitSettledCount(2);

@@ -1,8 +1,9 @@
 /**
  * Issue 8 on the real pi TUI, driven in tmux: a scripted turn spawns two teammates and creates
  * tasks; `/agent-teams` shows both teammates with statuses and context gauges, Tab shows the
- * board, `x` then `y` stops a teammate, `q` closes and typed text reaches Pi's editor; the widget
- * row is there while a teammate works and gone once it is idle. With PI_TEAMS_CONSOLE_CAPTURES
+ * board (two tasks of one subject with distinct ids, at 120 and 80 columns: issue 17), `x` then
+ * `y` stops a teammate, `q` closes and typed text reaches Pi's editor; the widget row is there
+ * while a teammate works and gone once it is idle. With PI_TEAMS_CONSOLE_CAPTURES
  * set to a directory, the captured pages are written there (docs/console.md is made from them).
  */
 import { mkdir, writeFile } from "node:fs/promises";
@@ -45,6 +46,9 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
                 { name: "teammate_spawn", arguments: { name: "bo", agent: "writer" } },
                 { name: "task_create", arguments: { subject: "Review the guide", resources: ["docs/guide.md"] } },
                 { name: "task_create", arguments: { subject: "Publish the guide", dependsOn: ["review-the-guide"] } },
+                // Two tasks of one subject: ids `add-multiply-function` and `add-multiply-function-2`.
+                { name: "task_create", arguments: { subject: "Add multiply function", dependsOn: ["review-the-guide"] } },
+                { name: "task_create", arguments: { subject: "Add multiply function", dependsOn: ["review-the-guide"] } },
               ],
             };
           }
@@ -99,12 +103,25 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
     await waitUntil("the Roles page", () => /writer/.test(t.screen()) && /project/.test(t.screen()), 10_000);
     await keep("roles", t.screen());
     t.keys("Tab");
-    await waitUntil("the Board page with both tasks", () => t.screen().includes("Review the guide") && t.screen().includes("Publish the guide"), 10_000);
+    await waitUntil("the Board page with every task", () => t.screen().includes("Review the guide") && t.screen().includes("Publish the guide") && t.screen().includes("Add multiply function"), 10_000);
     const board = t.screen();
     expect(board).toMatch(/pending/);
+    // Two ids with a common prefix read differently, here whole (issue 17).
+    const ids = (screen: string): string[] => [...screen.matchAll(/^[ ▸] (#\S+)/gm)].map((x) => x[1]!);
+    expect(ids(board)).toEqual(["#review-the-guide", "#publish-the-guide", "#add-multiply-function", "#add-multiply-function-2"]);
     await keep("board", board);
+    // At 80 columns too.
+    t.resize(80, 36);
+    // Laid out again at 80 (tmux alone would just cut the 120-column lines): the header is cut with `…`.
+    await waitUntil("the Board page at 80 columns", () => (t.screen().split("\n")[0] ?? "").trimEnd().endsWith("…") && /Add multiply/.test(t.screen()), 10_000);
+    const narrow = t.screen();
+    expect(new Set(ids(narrow)).size, narrow).toBe(4);
+    expect(ids(narrow)).toContain("#add-multiply-function-2");
+    await keep("board-80", narrow);
+    t.resize(120, 36);
+    await waitUntil("the console at 120 columns again", () => (t.screen().split("\n")[0] ?? "").trimEnd().endsWith("team model: Pi default"), 10_000);
     t.keys("Tab");
-    await waitUntil("the Mail page", () => /mail/i.test(t.screen()), 10_000);
+    await waitUntil("the Mail page", () => /\[Mail \d+\]/.test(t.screen()), 10_000);
     await keep("mail", t.screen());
     t.keys("Tab"); // back to Teammates
 

@@ -5,6 +5,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { describe, expect, it } from "vitest";
 import {
   announceStopNotice,
+  endStopText,
   leaveStopNotice,
   startSweep,
   stopNoticeLeaderText,
@@ -85,6 +86,14 @@ describe("stop notice texts", () => {
       );
       expect(stopNoticeLeaderText(notice(reason))).toBeUndefined();
     }
+  });
+});
+
+describe("endStopText", () => {
+  it("at the session's end names whom it stopped, in one line; nothing when nobody was", () => {
+    expect(endStopText(["ada", "bo"])).toBe("pi-resident-teams: the session ended and stopped 2 teammates: @ada, @bo");
+    expect(endStopText(["ada"])).toBe("pi-resident-teams: the session ended and stopped 1 teammate: @ada");
+    expect(endStopText([])).toBeUndefined();
   });
 });
 

@@ -39,4 +39,21 @@ describe("TaskCosts: a task costs its holders' usage over their holdings plus it
     costs.reviewer(t.id, { tokens: 7, cost: 0.001 });
     expect(costs.of(t.id, of).tokens).toBe(100 + 200 + 7);
   });
+
+  it("keeps the usage at the claim, not the live record it was read from (the feed updates it in place)", () => {
+    const board = newBoard();
+    const costs = new TaskCosts();
+    const live: Usage = { tokens: 934, cost: 0.01 }; // one record, changed in place as the teammate works
+    const of = (id: string) => (id === "cy-1" ? live : undefined);
+    const t = add(board, "a");
+    take(board, mate("cy"), t.id);
+    costs.observe(board, of);
+    live.tokens = 1971;
+    live.cost = 0.03;
+    expect(costs.of(t.id, of).tokens).toBe(1037);
+    finish(board, mate("cy"), t.id);
+    costs.observe(board, of);
+    live.tokens = 5000;
+    expect(costs.of(t.id, of)).toEqual({ tokens: 1037, cost: expect.closeTo(0.02) });
+  });
 });

@@ -20,6 +20,18 @@ describe("TeamFeed", () => {
     expect(feed.mate(ada).recent.at(-1)).toBe(`read f${RECENT + 9}`);
   });
 
+  it("a new run (a wake) clears the last run's line: the widget must not show it as what it does now", () => {
+    const feed = new TeamFeed(() => 5);
+    feed.observe(ada, delta("Half-way through the "));
+    feed.observe(ada, { type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "Done: all green." }] } } as unknown as RpcEvent);
+    expect(feed.mate(ada).activity).toBe("Done: all green.");
+    feed.observe(ada, { type: "agent_start" } as RpcEvent);
+    expect(feed.mate(ada).activity).toBe("");
+    expect(feed.mate(ada).recent).toContain("Done: all green."); // history stays in the detail
+    feed.observe(ada, delta("Reading"));
+    expect(feed.mate(ada).activity).toBe("Reading"); // no leftover of the earlier stream
+  });
+
   it("starts time in state at a phase change and tells listeners", () => {
     let now = 1000;
     const feed = new TeamFeed(() => now);

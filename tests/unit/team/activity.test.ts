@@ -22,7 +22,8 @@ describe("activity line (R61, R62)", () => {
     expect(activityStep(start)).toEqual({ kind: "tool", line: "read README.md" });
     const delta = { type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "hi" } } as unknown as RpcEvent;
     expect(activityStep(delta)).toEqual({ kind: "text", delta: "hi" });
-    expect(activityStep({ type: "agent_start" } as RpcEvent)).toEqual({ kind: "none" });
+    expect(activityStep({ type: "agent_start" } as RpcEvent)).toEqual({ kind: "run" });
+    expect(activityStep({ type: "agent_end" } as unknown as RpcEvent)).toEqual({ kind: "none" });
   });
 });
 

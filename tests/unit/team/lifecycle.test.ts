@@ -173,13 +173,14 @@ describe("transitions", () => {
     expect(sim.effects).toContainEqual({ type: "board_gone", reason: "shutdown" });
     expect(statusOf(sim.state)).toBe("stopped");
     expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster", "lifeline"]);
+    expect(sim.effects).toContainEqual({ type: "lifeline", text: "Teammate @alice shut down.", ok: true });
     expect(sim.state).toMatchObject({ phase: "stopped", requested: true });
   });
 
   it("one end-of-life line per incarnation: the first terminal report; a later shutdown adds none (R55)", () => {
     const sim = working();
     const out = sim.apply({ type: "outbox", records: [report("completed", "a")] });
-    expect(out).toContainEqual({ type: "lifeline", text: "Teammate @alice finished (completed)." });
+    expect(out).toContainEqual({ type: "lifeline", text: "Teammate @alice finished (completed).", ok: true });
     sim.apply({ type: "leader_message", id: 1, record: mail("more", "leader"), reopen: true });
     sim.apply({ type: "outbox", records: [report("failed", "b")] });
     sim.apply({ type: "stop_requested" });
@@ -191,9 +192,10 @@ describe("transitions", () => {
     const sim = working();
     const out = sim.apply({ type: "closed", exit: { code: null, signal: "SIGKILL" }, stderrTail: "last words" });
     expect(out[0]).toEqual({ type: "board_gone", reason: "crash" });
-    const event = out.find((e) => e.type === "harness_event");
-    expect(event?.type === "harness_event" && event.event.type).toBe("teammate_crashed");
-    expect(event?.type === "harness_event" && event.event.body).toMatch(/signal SIGKILL[\s\S]*last words/);
+    // The shell words the event after board_gone, when it knows which claims were released.
+    expect(out.filter((e) => e.type === "crash_event")).toEqual([{ type: "crash_event", how: "signal SIGKILL", undelivered: 0, stderrTail: "last words" }]);
+    expect(out.findIndex((e) => e.type === "crash_event")).toBeGreaterThan(out.findIndex((e) => e.type === "board_gone"));
+    expect(out).toContainEqual({ type: "lifeline", text: "Teammate @alice crashed.", ok: false }); // a failure end, not a ✓
     expect(sim.apply({ type: "run_started" })).toEqual([]);
     expect(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" })).toEqual([]);
   });

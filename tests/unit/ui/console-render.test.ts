@@ -165,7 +165,7 @@ describe("TeamConsole render: detail views", () => {
     const c = makeConsole({ rows: 40, page: "board" });
     c.press(KEY.enter);
     const s = text(c.screen(100));
-    for (const t of ["DESC-LAST line", "RESULT-LAST", "FINDINGS-LAST", "holder: @alice", "#ui-model (met)", "resources: src/ui", "verify: reviewing"]) expect(s).toContain(t);
+    for (const t of ["DESC-LAST line", "RESULT-LAST", "FINDINGS-LAST", "holder: @alice", "#ui-model (met)", "resources: src/ui", "review: reviewing"]) expect(s).toContain(t);
   });
 
   it("role detail has all fields; a skipped row shows source and reason", () => {

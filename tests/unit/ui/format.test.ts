@@ -1,6 +1,6 @@
 import { visibleWidth } from "@earendil-works/pi-tui";
 import { describe, expect, it } from "vitest";
-import { clip, fit, fitSegments, formatCost, formatDuration, formatGauge, formatTokens, oneLine, safeLines } from "../../../src/ui/format.ts";
+import { clip, clipMiddle, fit, fitSegments, formatCost, formatDuration, formatGauge, formatTokens, oneLine, safeLines } from "../../../src/ui/format.ts";
 import { columnWidths, type Column } from "../../../src/ui/table.ts";
 
 describe("formatters", () => {
@@ -71,5 +71,15 @@ describe("columnWidths", () => {
     // name 5 + status 20 + rest 6 + 2 gaps = 33 > 30; status can give 14 columns, so rest stays.
     expect(columnWidths(cols, wide, 30)).toEqual([5, 17, 0, 0, 6]);
     expect(columnWidths(cols, wide, 14)).toEqual([5, 8, 0, 0, 0]); // 4 + 6 + 6 + 2 gaps > 14: dropped
+  });
+});
+
+describe("clipMiddle", () => {
+  it("keeps both ends of a cut id, padded to the width; a fitting text is left whole", () => {
+    expect(clipMiddle("#add-multiply-function-2", 14)).toBe("#add-mu…tion-2");
+    expect(clipMiddle("#add-multiply-function", 14)).toBe("#add-mu…nction");
+    expect(clipMiddle("#docs", 8)).toBe("#docs   ");
+    expect(clipMiddle("#研究者-2", 6, false)).toBe("#研…-2");
+    expect(clipMiddle("abc", 0)).toBe("");
   });
 });

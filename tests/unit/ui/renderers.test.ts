@@ -108,6 +108,22 @@ describe("renderFinishEntry and registerTeamRenderers", () => {
     expect(lines(renderFinishEntry({}, { expanded: true }, ansiTheme), 80)).toEqual([" ✓ A teammate finished."]);
   });
 
+  it("a failure end carries ✗ in the error tone, a clean end ✓, at 80 and 120 columns (R55)", () => {
+    const entry = (text: string, ok?: boolean) => ({ data: { teammate: "dee", text, ...(ok === undefined ? {} : { ok }) } });
+    for (const width of [80, 120]) {
+      const line = (text: string, ok?: boolean) => lines(renderFinishEntry(entry(text, ok), { expanded: false }, ansiTheme), width);
+      expect(line("Teammate @dee crashed.", false)).toEqual([" ✗ Teammate @dee crashed."]);
+      expect(line("Teammate @dee finished (failed).", false)).toEqual([" ✗ Teammate @dee finished (failed)."]);
+      expect(line("Teammate @dee shut down.", true)).toEqual([" ✓ Teammate @dee shut down."]);
+      expect(line("Teammate @dee finished (completed).", true)).toEqual([" ✓ Teammate @dee finished (completed)."]);
+      // Entries of sessions written before `ok` was stored are judged by their text.
+      expect(line("Teammate @dee crashed.")).toEqual([" ✗ Teammate @dee crashed."]);
+      expect(line("Teammate @dee shut down.")).toEqual([" ✓ Teammate @dee shut down."]);
+    }
+    const styled = renderFinishEntry(entry("Teammate @dee crashed.", false), { expanded: false }, ansiTheme).render(80).join("");
+    expect(styled).toContain(ansiTheme.fg("error", "✗ "));
+  });
+
   it("registers the two message renderers and the entry renderer", () => {
     const pi = { registerMessageRenderer: vi.fn(), registerEntryRenderer: vi.fn() };
     registerTeamRenderers(pi);

@@ -2,8 +2,9 @@ import { KeybindingsManager, TUI_KEYBINDINGS, type Component } from "@earendil-w
 import { describe, expect, it, vi } from "vitest";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { TeamSession } from "../../../src/leader/team-session.ts";
-import { DIALOG_GRACE_MS, openConsole } from "../../../src/ui/team-ui.ts";
-import { ansiTheme, fixtureSnapshot } from "./fixture.ts";
+import { DIALOG_GRACE_MS, installWidget, openConsole } from "../../../src/ui/team-ui.ts";
+import { add, finish, mate, newBoard, take } from "../board/fixture.ts";
+import { ansiTheme, fixtureSnapshot, plain } from "./fixture.ts";
 
 type Factory = (tui: unknown, theme: unknown, keybindings: unknown, done: (r: string | undefined) => void) => Component & { dispose?(): void };
 
@@ -130,5 +131,32 @@ describe("openConsole and Pi's overlay lifecycle", () => {
     expect(await settles(opened)).toBe(true);
     await vi.waitFor(() => expect(state.held).toBe(0), { timeout: 1000 });
     expect(pi.notify).not.toHaveBeenCalled();
+  });
+});
+
+describe("installWidget", () => {
+  it("shows a verify reviewer that starts while no teammate works: the board tells of it", () => {
+    let factory: ((tui: unknown, theme: unknown) => Component & { dispose?(): void }) | undefined;
+    const ctx = { mode: "tui", ui: { setWidget: (_key: string, f: typeof factory) => (factory = f) } } as unknown as ExtensionContext;
+    const boardListeners: (() => void)[] = [];
+    const board = newBoard();
+    const s = {
+      workingRows: () => [],
+      feed: { subscribe: () => () => undefined },
+      harness: { subscribe: () => () => undefined },
+      board: { board, subscribe: (l: () => void) => (boardListeners.push(l), () => undefined) },
+    } as unknown as TeamSession;
+    const uninstall = installWidget(ctx, s);
+    const tui = { terminal: { rows: 20, columns: 80 }, requestRender: vi.fn() };
+    const widget = factory!(tui, ansiTheme);
+    expect(widget.render(80)).toEqual([]);
+    add(board, "Add multiply");
+    take(board, mate("cy"), "add-multiply");
+    finish(board, mate("cy"), "add-multiply", "completed", "Run the tests."); // in review: its reviewer starts
+    for (const l of boardListeners) l(); // the board tells of the reviewer
+    expect(tui.requestRender).toHaveBeenCalledTimes(1);
+    expect(plain(widget.render(80))[0]).toMatch(/ reviewer · reviewing #add-multiply for @cy$/);
+    widget.dispose?.();
+    uninstall();
   });
 });

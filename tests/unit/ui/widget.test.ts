@@ -66,6 +66,19 @@ describe("TeamWidget (R62)", () => {
     w.widget.dispose();
   });
 
+  for (const width of [80, 120]) {
+    it(`at ${width} columns a running verify reviewer has its own row, also when no teammate works`, () => {
+      const reviews = [{ taskId: "add-multiply-function-2", holder: "ada" }];
+      const w = setup(widgetRows([], NOW, reviews));
+      expect(plain(w.widget.render(width))).toEqual([`${SPINNER_FRAMES[0]} reviewer · reviewing #add-multiply-function-2 for @ada`]);
+      expect(w.widget.animating).toBe(true);
+      w.widget.dispose();
+      const both = widgetRows(fixtureSnapshot().teammates, NOW, reviews);
+      expect(both.at(-1)).toEqual({ name: "reviewer", activity: "reviewing #add-multiply-function-2 for @ada" });
+      expect(both.filter((r) => r.name === "reviewer")).toHaveLength(1);
+    });
+  }
+
   it("fits every line to the width", () => {
     const w = setup([...WORKING, { name: "研究者研究者研究者", activity: "読んでいます".repeat(10) }]);
     for (const width of [80, 40, 12, 1]) {
