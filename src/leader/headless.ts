@@ -95,8 +95,6 @@ export interface HeadlessOptions {
   stopTeam: () => Promise<void>;
   /** The stuck board's summary (W21), read when the run is about to end; undefined when not stuck. */
   stuck?: () => string | undefined;
-  /** Names of the living teammates, for the one line a signal prints. */
-  living?: () => string[];
   /** Default `process`. */
   proc?: HeadlessProcess;
   /** Default SAFETY_RECHECK_MS. */
@@ -150,25 +148,15 @@ function install(pi: ExtensionAPI, proc: HeadlessProcess, options: HeadlessOptio
     proc.stderr.write(`pi-resident-teams: ${summary}\nExit code ${STUCK_EXIT_CODE}: the board is stuck.\n`);
     proc.exitCode = STUCK_EXIT_CODE;
   };
-  const sayStopped = (signal: string) => {
-    const names = options.living?.() ?? [];
-    if (names.length > 0) proc.stderr.write(`pi-resident-teams: ${signal}: stopping teammate${names.length === 1 ? "" : "s"} ${names.map((n) => `@${n}`).join(", ")}\n`);
-  };
   // Nothing left that could ever wake the wait: let the run end instead of exiting silently.
   const onBeforeExit = () => drained?.abort();
-  const onTerm = (signal: string) => {
-    sayStopped(signal);
-    stopped.abort(); // Pi's own handler then disposes, i.e. stops the team
-  };
-  const onSigterm = () => onTerm("SIGTERM");
-  const onSighup = () => onTerm("SIGHUP");
+  const onTerm = () => stopped.abort(); // Pi's own handler then disposes, i.e. stops the team
   const onInterrupt = () => {
     if (interrupted) return proc.exit(SIGINT_EXIT_CODE);
     interrupted = true;
-    sayStopped("SIGINT");
     void options.stopTeam().finally(() => proc.exit(SIGINT_EXIT_CODE));
   };
-  const listeners = [["SIGTERM", onSigterm], ["SIGHUP", onSighup], ["SIGINT", onInterrupt], ["beforeExit", onBeforeExit]] as const;
+  const listeners = [["SIGTERM", onTerm], ["SIGHUP", onTerm], ["SIGINT", onInterrupt], ["beforeExit", onBeforeExit]] as const;
   for (const [event, listener] of listeners) proc.on(event, listener);
   return () => {
     stopped.abort();

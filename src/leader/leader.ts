@@ -130,7 +130,6 @@ export function registerLeader(pi: ExtensionAPI): void {
   registerHeadless(pi, {
     activities: () => (session ? [session.harness, session.board] : []),
     stuck: () => session?.board.stuck(),
-    living: () => session?.harness.members().filter((m) => m.status !== "stopped").map((m) => m.name) ?? [],
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
     stopTeam: () => stopTeam().then(({ stopped, kept }) => {
       const ended = endStopText(stopped);

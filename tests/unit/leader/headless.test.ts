@@ -145,7 +145,7 @@ describe("waitForTeam", () => {
 });
 
 describe("registerHeadless", () => {
-  function setup(mode: string, team = new FakeTeam(true), extra: { stuck?: () => string | undefined; living?: () => string[] } = {}) {
+  function setup(mode: string, team = new FakeTeam(true), extra: { stuck?: () => string | undefined } = {}) {
     const p = fakePi();
     const proc = fakeProcess();
     const stopTeam = vi.fn(async () => undefined);
@@ -252,13 +252,5 @@ describe("registerHeadless", () => {
     s.team.deliver();
     await settle;
     expect(stuck).not.toHaveBeenCalled();
-  });
-
-  it.each(["SIGINT", "SIGTERM", "SIGHUP"])("%s prints one line naming the teammates it stops", async (signal) => {
-    const s = setup("print", new FakeTeam(true), { living: () => ["ann", "bo"] });
-    await s.start();
-    void s.emit("agent_before_settle", settleEvent());
-    s.fire(signal);
-    expect(s.errors).toEqual([`pi-resident-teams: ${signal}: stopping teammates @ann, @bo\n`]);
   });
 });
