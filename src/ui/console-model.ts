@@ -118,6 +118,10 @@ export interface TaskRow {
   readonly result?: string;
   /** The last reviewer findings or failure reason. */
   readonly findings?: string;
+  /** Failed submissions so far, by any holders (W22); absent when none. */
+  readonly failedSubmits?: number;
+  /** Why a pending task is not being worked on now (W20), e.g. `next notice to @bo in 3m12s`. */
+  readonly waits?: string;
 }
 
 /** What kind of traffic a Mail row is. */

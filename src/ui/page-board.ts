@@ -17,9 +17,9 @@ const COLUMNS: readonly Column[] = [
   // Wide enough for most ids (they are at most 48 characters); a cut one keeps both ends, and
   // never so narrow that two ids read the same (`#add-mu…tion-2` vs `#add-mu…ction`).
   { title: "id", min: 8, max: ID_MAX, rank: 0, distinct: true },
-  { title: "status", min: 6, max: 10, rank: 0 },
+  { title: "status", min: 6, max: 19, rank: 0 },
   { title: "subject", min: 8, max: 8, rank: 1, flex: true },
-  { title: "holder", min: 6, max: 14, rank: 2 },
+  { title: "holder", min: 6, max: 30, rank: 2 },
   { title: "deps", min: 6, max: 9, rank: 3 },
   { title: "verify", min: 8, max: 18, rank: 4 },
   { title: "resources", min: 6, max: 20, rank: 5 },
@@ -35,6 +35,18 @@ const STATUS_TONE: Record<TaskStatus, UiFg> = {
   superseded: "dim",
 };
 
+/** `pending · failed ×1`: the status, marked with the task's failed submissions (W22). */
+export function statusText(t: TaskRow): string {
+  return t.failedSubmits ? `${t.status} · failed ×${t.failedSubmits}` : t.status;
+}
+
+/** Who holds or completed it; for a pending task, why it waits (W20), e.g. `next notice to @bo in 3m12s`. */
+function holderCell(t: TaskRow): Cell {
+  if (t.holder) return { text: at(t.holder), tone: "muted" };
+  if (t.completedBy) return { text: `by ${at(t.completedBy)}`, tone: "muted" };
+  return t.waits ? { text: oneLine(t.waits), tone: "warning" } : { text: "—", tone: "muted" };
+}
+
 /** Dependencies as `deps met/total`, or "" when the task has none. */
 export function depsText(t: TaskRow): string {
   if (t.dependsOn.length === 0) return "";
@@ -46,9 +58,9 @@ function cells(t: TaskRow): Cell[] {
   const verifyTone: UiFg = t.verify === "passed" ? "success" : t.verify === "failed once" || t.verify === "parked" ? "warning" : "muted";
   return [
     { text: `#${oneLine(t.id)}`, tone: "accent", cut: "middle" },
-    { text: t.status, tone: STATUS_TONE[t.status] },
+    { text: statusText(t), tone: t.failedSubmits ? "warning" : STATUS_TONE[t.status] },
     { text: oneLine(t.subject) },
-    { text: t.holder ? at(t.holder) : t.completedBy ? `by ${at(t.completedBy)}` : "—", tone: "muted" },
+    holderCell(t),
     { text: depsText(t), tone: unmet ? "warning" : "muted" },
     { text: t.verify === "none" ? "" : `verify ${t.verify}`, tone: verifyTone },
     { text: t.resources.map(oneLine).join(", "), tone: "muted" },
@@ -83,7 +95,8 @@ export function taskDetail(t: TaskRow): string[] {
   const text = (v: string | undefined): string[] | undefined => (v === undefined || v.trim() === "" ? undefined : safeLines(v.replace(/\s+$/, "")));
   return [
     `#${oneLine(t.id)} ${oneLine(t.subject)}`,
-    ...field("status", t.status),
+    ...field("status", statusText(t)),
+    ...field("waits", t.waits === undefined ? undefined : oneLine(t.waits)),
     ...field("holder", t.holder ? at(t.holder) : t.completedBy ? `none · completed by ${at(t.completedBy)}` : "none"),
     ...field("depends on", deps.length ? `${deps.join(", ")} · ${depsText(t)}` : "nothing"),
     ...field("resources", t.resources.length ? t.resources.map(oneLine).join(", ") : "none"),

@@ -29,6 +29,8 @@ export interface SnapshotSources {
   /** The team default model when one is set, for the role model chains. */
   readonly teamModelRef: { provider: string; id: string } | undefined;
   readonly dialogsWaiting?: number;
+  /** Why a pending task waits (the board's notice rules, W20); none without a board host. */
+  readonly waiting?: (taskId: string) => string | undefined;
 }
 
 /** The whole snapshot. Pure over its sources; O(members + tasks + mail). */
@@ -45,7 +47,7 @@ export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
     teammates: [...s.members].sort((a, b) => a.startedAt - b.startedAt || a.name.localeCompare(b.name)).map((m) => teammateRow(s, m)),
     roles: (s.discovery?.agents ?? []).map((a) => roleRow(a, s)),
     skipped: skippedRoles(s.discovery),
-    tasks: [...s.board.tasks.values()].sort((a, b) => a.seq - b.seq).map((t) => taskRow(s.board, t, s.costs.of(t.id, usageOf), s.members)),
+    tasks: [...s.board.tasks.values()].sort((a, b) => a.seq - b.seq).map((t) => taskRow(s.board, t, s.costs.of(t.id, usageOf), s.members, s.waiting)),
     counts,
     mail: mailRows(s),
     teamModel: s.teamModel,
@@ -147,7 +149,8 @@ function criteriaOf(t: Task, members: readonly Member[]): TaskRow["criteria"] {
   return t.verify === undefined && role ? { text, role: role.name } : { text };
 }
 
-function taskRow(board: Board, t: Task, cost: Usage, members: readonly Member[]): TaskRow {
+function taskRow(board: Board, t: Task, cost: Usage, members: readonly Member[], waiting: SnapshotSources["waiting"]): TaskRow {
+  const waits = t.state.status === "pending" ? waiting?.(t.id) : undefined;
   const unmet = new Set(unmetDependencies(board, t));
   const holder = holderOf(t.state);
   const criteria = criteriaOf(t, members);
@@ -166,6 +169,8 @@ function taskRow(board: Board, t: Task, cost: Usage, members: readonly Member[])
     ...(t.description ? { description: t.description } : {}),
     ...(t.lastResult ? { result: t.lastResult } : {}),
     ...(t.lastError ? { findings: t.lastError } : {}),
+    ...(t.failedSubmits ? { failedSubmits: t.failedSubmits } : {}),
+    ...(waits ? { waits } : {}),
   };
 }
 

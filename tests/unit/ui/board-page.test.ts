@@ -128,3 +128,30 @@ describe("Board page: who completed a task, and the criteria it was reviewed aga
     expect(snapshotOf(board, [member("cy", "cy-1", "coder", "Run npm test.")]).tasks[0]).toMatchObject({ verify: "reviewing", criteria: { text: "Check the README." } });
   });
 });
+
+describe("Board page: failures and waits are seen (W20, W22)", () => {
+  const FLOW: TaskRow[] = [
+    task({ id: "build", status: "pending", subject: "Build", failedSubmits: 1, findings: "the build is broken", waits: "next notice to @bo in 3m12s" }),
+    task({ id: "docs", status: "pending", subject: "Docs", waits: "no teammate can take it: all hold a direct assignment" }),
+    task({ id: "flaky", status: "parked", holder: "ann", subject: "Flaky", failedSubmits: 2 }),
+  ];
+  for (const width of [80, 120]) {
+    it(`at ${width} columns a failed task is marked and a pending one says why it waits`, () => {
+      const lines = makeConsole({ page: "board", snapshot: board(FLOW) }).screen(width);
+      const row = (id: string) => lines.find((l) => l.includes(`#${id}`)) ?? "";
+      expect(row("build")).toContain("pending · failed ×1");
+      expect(row("flaky")).toContain("parked · failed ×2");
+      expect(row("build")).toMatch(/next notice/);
+      expect(row("docs")).toMatch(/no teammate/);
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(width);
+    });
+  }
+
+  it("the detail of a waiting task names the wait in full, and its status mark", () => {
+    const c = makeConsole({ page: "board", snapshot: board(FLOW) });
+    c.press(KEY.home, KEY.enter);
+    const text = c.screen(120).join("\n");
+    expect(text).toContain("status: pending · failed ×1");
+    expect(text).toContain("waits: next notice to @bo in 3m12s");
+  });
+});
