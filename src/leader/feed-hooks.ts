@@ -3,7 +3,7 @@ import type { Member } from "../team/member.ts";
 import type { MailKind } from "../ui/console-model.ts";
 import type { AcceptedSubmission } from "./board-apply.ts";
 import type { LeaderDelivery, LeaderHarnessOptions } from "./harness-types.ts";
-import type { TeamFeed } from "./team-feed.ts";
+import { titleOf, type TeamFeed } from "./team-feed.ts";
 
 /** The sender name the board's mail carries. */
 const BOARD_SENDER = "task-board";
@@ -49,8 +49,14 @@ export function feedDelivery(feed: TeamFeed, d: LeaderDelivery): void {
   }
 }
 
-/** A failed `task_submit` as a Mail row from its holder to the board, with the reason and the task's fate (W22). */
-export function failedSubmissionRow(from: string, s: AcceptedSubmission): Parameters<TeamFeed["mail"]>[0] {
+/**
+ * A failed `task_submit` is seen (W22): a Mail row from its holder to the board with the reason
+ * and the task's fate, and the returned one-line text for the transcript. Undefined (nothing
+ * fed) for a completed submission or a superseded task's acknowledgement.
+ */
+export function feedSubmission(feed: TeamFeed, from: string, s: AcceptedSubmission): string | undefined {
+  if (s.status !== "failed" || s.outcome === "acknowledged") return undefined;
   const fate = s.outcome === "parked" ? "parked with its holder" : "back to pending";
-  return { kind: "board", from, to: "task-board", body: `task_submit failed: \`${s.taskId}\` (failed ×${s.failedSubmits}): ${s.text}`, receipt: `failed · ${fate}` };
+  feed.mail({ kind: "board", from, to: "task-board", body: `task_submit failed: \`${s.taskId}\` (failed ×${s.failedSubmits}): ${s.text}`, receipt: `failed ×${s.failedSubmits} · ${fate}` });
+  return `Teammate @${from} failed task \`${s.taskId}\` (failed ×${s.failedSubmits} · ${fate}): ${titleOf(s.text)}`;
 }

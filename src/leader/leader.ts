@@ -84,6 +84,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       deliver,
       // The finish entry (R55): in the transcript only, never in the leader model's context.
       onLifeline: (teammate, text, ok) => finishLine.lifeline(teammate, { text, ok }),
+      onFailedSubmission: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text, ok: false }),
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { heldBy, holderOf, resolveNoticePace, workerBoardView, type Board, type Task } from "../board/index.ts";
+import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
 import { resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
@@ -7,15 +7,15 @@ import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
 import { resolvePeerPairCap } from "../team/peer-pairs.ts";
 import { feedCompaction } from "./compactor.ts";
-import type { Member } from "../team/member.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardCallWatch } from "./board-calls.ts";
-import { BoardHost, type BoardMate } from "./board-host.ts";
+import { BoardHost } from "./board-host.ts";
+import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "./member-board.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
-import { failedSubmissionRow, feedDelivery, feedHooks, fetchStats } from "./feed-hooks.ts";
+import { feedDelivery, feedSubmission, feedHooks, fetchStats } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
 import { TaskCosts } from "./task-costs.ts";
 import { TeamFeed } from "./team-feed.ts";
@@ -42,6 +42,8 @@ export interface TeamSessionOptions {
   deliver: (d: LeaderDelivery) => void;
   /** The one end-of-life line of a teammate incarnation (R55), for the transcript; `ok` false for a failure end. */
   onLifeline?: (teammate: string, text: string, ok: boolean) => void;
+  /** A failed board submission (W22), one line for the transcript, never for the leader's model. */
+  onFailedSubmission?: (teammate: string, text: string) => void;
 }
 
 /**
@@ -169,7 +171,8 @@ export class TeamSession {
       },
       onSubmitted: (holder, submission) => {
         this.harness.submitted(holder);
-        if (submission.status === "failed" && submission.outcome !== "acknowledged") this.feed.mail(failedSubmissionRow(holder.name, submission));
+        const line = feedSubmission(this.feed, holder.name, submission);
+        if (line) o.onFailedSubmission?.(holder.name, line);
       },
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
@@ -250,55 +253,4 @@ export class TeamSession {
       this.notes.closeFile();
     }
   }
-}
-
-/**
- * The board task `m` owes a submission for (L31): one it holds as `claimed`, or a parked one the
- * leader allowed one more attempt of.
- */
-function openClaimOf(board: Board, m: Member): string | undefined {
-  for (const task of board.tasks.values()) {
-    const s = task.state;
-    const owed = s.status === "claimed" || (s.status === "parked" && s.allowance !== undefined);
-    if (owed && s.holding.holder.name === m.name && s.holding.holder.spawnId === m.spawnId) return task.id;
-  }
-  return undefined;
-}
-
-/** The board tasks `m` (this incarnation) holds: claimed, in review, parked, or superseded with its lock. */
-function heldTasks(board: Board, m: Member): Task[] {
-  return heldBy(board, m.name)
-    .map((id) => board.tasks.get(id))
-    .filter((t): t is Task => {
-      const h = t && holderOf(t.state);
-      return h !== undefined && h.spawnId === m.spawnId;
-    });
-}
-
-/**
- * The resource tags `m` holds now, for the roster (the shared-tree edit guards read them): its
- * open direct assignment's resources and its board tasks' resources.
- */
-function holdingsOf(board: Board, m: Member): Array<{ tag: string; taskId?: string }> {
-  const direct = m.direct === "open" ? m.resources.map((tag) => ({ tag })) : [];
-  return [...direct, ...heldTasks(board, m).flatMap((t) => t.resources.map((tag) => ({ tag, taskId: t.id })))];
-}
-
-/** Starting, working, or idle with mail or a prompt still on its way in. */
-function working(m: Member): boolean {
-  return m.status === "starting" || m.status === "working" || (m.status === "idle" && !m.quiet);
-}
-
-/** The board's view of a living teammate. */
-function boardMate(m: Member): BoardMate {
-  return {
-    name: m.name,
-    spawnId: m.spawnId,
-    // A wake in flight (or mail waiting for one) means the teammate is busy with that mail, e.g.
-    // a notice: until it really idles, its offered task must not go to another teammate (R36).
-    idle: m.quiet,
-    hasAssignment: m.direct !== "none",
-    assignmentResources: m.direct === "open" ? m.resources : undefined,
-    roleVerify: m.agent.verify,
-  };
 }

@@ -142,6 +142,7 @@ describe("a failure is seen and bounded (W22)", () => {
     const mail = await consoleText(team);
     expect(mail).toContain("task_submit failed: `flaky` (failed ×1): FAILED-flaky");
     expect(mail).toContain("task_submit failed: `flaky` (failed ×2): FAILED-flaky");
+    expect(mail).toMatch(/#flaky · parked · failed ×2 · Flaky/); // the Board page's list
   });
 });
 
