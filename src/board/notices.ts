@@ -6,7 +6,9 @@
  *   task. Tasks are claimable ones (pending, dependencies completed) whose resources overlap
  *   neither an active board holding nor any active direct assignment.
  * - A teammate hears about a task once per release epoch: a notice it did not act on (declined)
- *   never wakes it again for that task; a release bumps the task's epoch and re-arms it.
+ *   never wakes it again for that task; a release bumps the task's epoch and re-arms it. A
+ *   teammate that claimed from a notice did not decline the notice's other tasks: once its claim
+ *   ends it may hear of them again (W20).
  * - Tasks are shared out, not broadcast: one task goes to one teammate per round, round robin,
  *   the longest-unnoticed teammate first, at most `perNotice` tasks per notice. A task offered to a
  *   teammate still busy with that notice (not idle, no assignment yet) is not offered to another.
@@ -154,8 +156,12 @@ function recipientsOf(board: Board, book: NoticeBook, input: PlanNoticesInput, p
   for (const mate of input.teammates) {
     const entry = entryFor(book, mate);
     const free = isFree(board, mate);
+    if (!free) {
+      // It acted: the rest of its notice was not passed over, so it may hear of those again (W20).
+      for (const id of entry.offered) entry.noticed.delete(id);
+      entry.paced = false; // it holds work: when that ends, it hears at once
+    }
     if (!free || mate.idle) entry.offered = []; // claimed something, or went idle: the offer lapsed
-    if (!free) entry.paced = false; // it holds work: when that ends, it hears at once (W20)
     if (!free || !mate.idle) continue;
     if (!input.synchronous && pacedUntil(entry, paceMs) > input.now) continue;
     out.push({ mate, entry });

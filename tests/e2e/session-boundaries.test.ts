@@ -152,7 +152,7 @@ describe("resume", () => {
     const list = team.toolEnds("task_list").at(-1)!;
     expect(list.isError).toBe(false);
     expect(list.text).toContain(`Board ${sessionKey(file1, env.cwd)}`);
-    expect(list.text).toMatch(/- `resume-me` \[pending\] Resume me · last error: @alice was shut down while holding this task/);
+    expect(list.text).toMatch(/- `resume-me` \[pending\] Resume me · no teammate can take it: none is alive · last error: @alice was shut down while holding this task/);
     expect(list.text).toContain("Roster: no teammates.");
   });
 });

@@ -47,6 +47,20 @@ describe("the notice pace never delays a teammate that acted (W20)", () => {
     expect(next.effects[0]).toMatchObject({ to: { name: "ann" }, taskIds: ["test"] });
   });
 
+  it("the other tasks of a notice it claimed from are not passed over: one teammate works through them all", () => {
+    const board = newBoard();
+    const book = createNoticeBook();
+    for (const s of ["A", "B", "C"]) add(board, s);
+    expect(plan(board, book, [idle("ann")], 0).effects[0]).toMatchObject({ taskIds: ["a", "b", "c"] });
+    for (const [i, id] of ["a", "b", "c"].entries()) {
+      if (i > 0) expect(plan(board, book, [idle("ann")], i * 10_000).effects[0]).toMatchObject({ taskIds: expect.arrayContaining([id]) });
+      take(board, mate("ann"), id);
+      plan(board, book, [working("ann")], i * 10_000 + 1);
+      finish(board, mate("ann"), id);
+    }
+    expect(plan(board, book, [idle("ann")], 40_000).effects).toEqual([]);
+  });
+
   it("a task released by a failed submission is offered again at once, to the releaser too", () => {
     const board = newBoard();
     const book = createNoticeBook();
