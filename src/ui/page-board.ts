@@ -18,8 +18,8 @@ const COLUMNS: readonly Column[] = [
   // never so narrow that two ids read the same (`#add-mu…tion-2` vs `#add-mu…ction`).
   { title: "id", min: 8, max: ID_MAX, rank: 0, distinct: true },
   { title: "status", min: 6, max: 19, rank: 0 },
-  { title: "subject", min: 8, max: 8, rank: 1, flex: true },
-  { title: "holder", min: 6, max: 30, rank: 2 },
+  { title: "subject", min: 12, max: 12, rank: 1, flex: true },
+  { title: "holder", min: 6, max: 22, rank: 2 },
   { title: "deps", min: 6, max: 9, rank: 3 },
   { title: "verify", min: 8, max: 18, rank: 4 },
   { title: "resources", min: 6, max: 20, rank: 5 },
@@ -44,7 +44,9 @@ export function statusText(t: TaskRow): string {
 function holderCell(t: TaskRow): Cell {
   if (t.holder) return { text: at(t.holder), tone: "muted" };
   if (t.completedBy) return { text: `by ${at(t.completedBy)}`, tone: "muted" };
-  return t.waits ? { text: oneLine(t.waits), tone: "warning" } : { text: "—", tone: "muted" };
+  // Unmet dependencies are the deps column's to show; the detail has every wait in full.
+  const blocked = t.dependsOn.some((d) => !d.met);
+  return t.waits && !blocked ? { text: oneLine(t.waits), tone: "warning" } : { text: "—", tone: "muted" };
 }
 
 /** Dependencies as `deps met/total`, or "" when the task has none. */

@@ -32,6 +32,10 @@ afterEach(async () => {
 const escalationTurn = (c: ModelCall): boolean =>
   c.agent === "leader" && c.toolResults.length === 0 && c.lastUser.includes('<harness-event type="verify_escalation"');
 
+/** A board_settled turn: where an escalation made on an otherwise settled board arrives (W22). */
+const settledTurn = (c: ModelCall): boolean =>
+  c.agent === "leader" && c.toolResults.length === 0 && c.lastUser.includes('<harness-event type="board_settled"');
+
 /** The review attempt a reviewer prompt names, or undefined for a clarification. */
 function attemptOf(c: ModelCall): number | undefined {
   const m = /\(review attempt (\d+)\)/.exec(c.lastUser);
@@ -69,7 +73,7 @@ const TASK = "document-the-board";
 /** Waits until the leader has settled after the turn its verify escalation started. */
 async function settledAfterEscalation(t: BoardTeam): Promise<void> {
   const events = t.leader.events;
-  const isEscalation = (e: (typeof events)[number]) => e.type === "message_end" && JSON.stringify(e).includes("verify_escalation");
+  const isEscalation = (e: (typeof events)[number]) => e.type === "message_end" && /verify_escalation|failed review twice/.test(JSON.stringify(e));
   await t.leader.waitForEvent((e, i) => e.type === "agent_settled" && events.findIndex(isEscalation) >= 0 && i > events.findIndex(isEscalation));
 }
 
@@ -103,9 +107,10 @@ describe("verify gate", () => {
     expect(team.model.calls.filter(escalationTurn)).toEqual([]);
   });
 
-  it("FAIL twice: the task is parked with its holder and the leader gets exactly one escalation turn", async () => {
+  it("FAIL twice: the task is parked with its holder and the leader gets exactly one turn, the escalation with the settle summary", async () => {
     team = await gatedTeam(reviewer(["VERDICT: FAIL - FIRST-FINDING", "VERDICT: FAIL - SECOND-FINDING"]));
-    const escalation = await team.model.waitForCall(escalationTurn, 60_000);
+    // The park settles the only task: the escalation waits for alice to idle and shares the turn (W22).
+    const escalation = await team.model.waitForCall(settledTurn, 60_000);
     expect(escalation.lastUser).toContain(`Task \`${TASK}\` (Document the board) failed review twice and is parked with @alice`);
     expect(escalation.lastUser).toContain("SECOND-FINDING");
 
@@ -118,9 +123,10 @@ describe("verify gate", () => {
     expect(parkedMail.lastUser).toContain("Do not resubmit unless the leader asks");
     // The escalation turn has settled; the leader is idle again with no second escalation.
     await settledAfterEscalation(team);
-    expect(team.model.calls.filter(escalationTurn)).toHaveLength(1);
+    expect(team.model.calls.filter(settledTurn)).toHaveLength(1);
+    expect(team.model.calls.filter(escalationTurn)).toHaveLength(0);
     expect(team.model.callsOf("reviewer").map(attemptOf)).toEqual([1, 2]);
-    expect(team.leader.customMessages("harness-event").filter((m) => m.content.includes("verify_escalation"))).toHaveLength(1);
+    expect(team.leader.customMessages("harness-event").filter((m) => m.content.includes("failed review twice"))).toHaveLength(1);
   });
 
   it("no verdict: the same reviewer gets exactly one clarification, then one escalation and no third prompt", async () => {

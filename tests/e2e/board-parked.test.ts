@@ -3,7 +3,8 @@
  * - Parked tasks stay parked (R45, L10). Regression: a holder that resubmitted a parked task
  *   started a new reviewer every time (12 reviewer runs in 4 s). Now its task_submit(completed)
  *   is refused at once and no reviewer starts (counted by the reviewer's model calls and by the
- *   holding's `reviews` in board.json); the verify_escalation event names the holder; after the
+ *   holding's `reviews` in board.json); the escalation names the holder and, the board being
+ *   settled otherwise, comes in the board_settled turn (one turn per park, W22); after the
  *   leader's send_message reopen exactly one more reviewer runs, and its FAIL parks the task
  *   again without a second escalation.
  * - The board-settled event: two tasks complete and the leader gets exactly one board_settled
@@ -90,7 +91,7 @@ async function leaderSettledAfterEvent(t: BoardTeam, type: string, n: number): P
 }
 
 describe("parked tasks stay parked (R45, L10)", () => {
-  it("a parked holder's resubmits start no reviewer; the escalation names the holder; reopen allows exactly one more review", async () => {
+  it("a parked holder's resubmits start no reviewer; the escalation names the holder in the settle turn; reopen allows exactly one more review", async () => {
     team = await startBoardTeam({
       agents: AGENTS,
       scripts: {
@@ -107,9 +108,10 @@ describe("parked tasks stay parked (R45, L10)", () => {
     await t.run("SPAWN");
     await t.run("CREATE");
 
-    // Two FAILs park it; the one escalation names alice (not the task id) as the teammate.
-    const escalation = await t.model.waitForCall(isEvent("verify_escalation"), 90_000);
-    expect(escalation.lastUser).toContain('<harness-event type="verify_escalation" teammate="alice">');
+    // Two FAILs park it; every task is then settled, so the one escalation waits for alice to idle
+    // and comes in the board_settled turn, naming alice (W22).
+    const escalation = await t.model.waitForCall(isEvent("board_settled"), 90_000);
+    expect(escalation.lastUser).toContain('<harness-event type="board_settled" teammate="task-board">');
     expect(escalation.lastUser).toContain(`Task \`${TASK}\` (Document the board) failed review twice and is parked with @alice`);
     expect(escalation.lastUser).toContain('send_message({ to: "alice", message: "<what to fix>", reopen: true })');
 
@@ -119,8 +121,6 @@ describe("parked tasks stay parked (R45, L10)", () => {
     for (const r of refused()) expect(r).toContain("Do not resubmit");
     const parked = await t.waitBoard((f) => taskOf(f, TASK)?.state.status === "parked");
     expect(taskOf(parked, TASK)!.state).toMatchObject({ status: "parked", holding: { holder: { name: "alice" }, failures: 2, reviews: 2 } });
-    // The parked board settles once alice idles: that turn comes after her last refusal.
-    await t.model.waitForCall(isEvent("board_settled"), 60_000);
     expect(t.model.callsOf("reviewer").map(attemptOf)).toEqual([1, 2]);
     expect((await t.readBoard()) && taskOf((await t.readBoard())!, TASK)!.state).toMatchObject({ holding: { reviews: 2 } });
     await leaderSettledAfterEvent(t, "board_settled", 1);
@@ -139,8 +139,10 @@ describe("parked tasks stay parked (R45, L10)", () => {
     expect(taskOf(final!, TASK)!.state).toMatchObject({ status: "parked", holding: { failures: 3, reviews: 3 } });
     expect(taskOf(final!, TASK)!.state).not.toHaveProperty("allowance");
     expect(t.model.callsOf("reviewer").map(attemptOf)).toEqual([1, 2, 3]);
-    expect(t.model.calls.filter(isEvent("verify_escalation"))).toHaveLength(1);
-    expect(t.leader.customMessages("harness-event").filter((m) => m.content.includes('type="verify_escalation"'))).toHaveLength(1);
+    expect(t.model.calls.filter(isEvent("verify_escalation"))).toHaveLength(0);
+    const escalations = t.leader.customMessages("harness-event").filter((m) => m.content.includes("failed review twice and is parked"));
+    expect(escalations).toHaveLength(1);
+    expect(escalations[0]!.content).toContain('type="board_settled"');
     // alice heard the allowance from the board, and the third FAIL as "parked again".
     expect(t.model.callsOf("alice").some((c) => c.lastUser.includes(`The leader allows one more review attempt of \`${TASK}\``))).toBe(true);
     expect(t.model.callsOf("alice").some((c) => c.lastUser.includes(`Review of \`${TASK}\` failed again (attempt 3)`))).toBe(true);

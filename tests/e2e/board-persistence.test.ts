@@ -95,8 +95,8 @@ describe("board persistence", () => {
     expect(list!.text).toContain("3 tasks");
     expect(list!.text).toMatch(/- `persist-first` \[completed\] Persist first · by @alice/);
     // alice went away with the first leader: her claim returned to the board.
-    expect(list!.text).toMatch(/- `persist-second` \[pending\] Persist second · last error: @alice was shut down while holding this task/);
-    expect(list!.text).toMatch(/- `persist-third` \[pending\] Persist third · waits for persist-second/);
+    expect(list!.text).toMatch(/- `persist-second` \[pending\] Persist second · no teammate can take it: none is alive · last error: @alice was shut down while holding this task/);
+    expect(list!.text).toMatch(/- `persist-third` \[pending\] Persist third · waits for `persist-second`/);
     expect(list!.text).toContain("Roster: no teammates.");
 
     const after = await team.waitBoard((f) => taskOf(f, "persist-second")?.state.status === "pending");
