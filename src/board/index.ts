@@ -75,7 +75,7 @@ export {
   type BoardParseFailure,
   type BoardParseResult,
 } from "./schema.ts";
-export { STUCK_TASKS, canProgress, shortDuration, stuckSummary, waitReason, type WaitingInput } from "./waiting.ts";
+export { STUCK_TASKS, canProgress, shortDuration, stuckSummary, waitReason, whyWaiting, type Wait, type WaitingInput } from "./waiting.ts";
 export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts";
 
 export { RESULT_PREVIEW, ROSTER_TAIL, TASK_PAGE, detailCall, renderTaskList, resultPreview, type RosterRow, type TaskListOptions } from "./view.ts";

@@ -43,53 +43,66 @@ function mayTake(board: Board, book: NoticeBook, mate: NoticeTeammate, task: Tas
 
 }
 
-function resourceWait(board: Board, task: Task, assignments: readonly Assignment[]): string | undefined {
+/** Why a pending task waits: the full line, and a short form for a table cell. */
+export interface Wait {
+  readonly text: string;
+  readonly short: string;
+}
+
+function resourceWait(board: Board, task: Task, assignments: readonly Assignment[]): Wait | undefined {
   if (task.resources.length === 0) return undefined;
   if (overlapsHeld(board.index.held, task.resources)) {
     const c = findHeldConflict(board.index.held, task.resources);
     const owner = c?.owners[0];
-    if (c && owner) return `resource ${c.heldTag} is held by @${owner.name}${owner.taskId ? ` (${code(owner.taskId)})` : ""}`;
-    return "a resource of it is held";
+    if (c && owner) return { text: `resource ${c.heldTag} is held by @${owner.name}${owner.taskId ? ` (${code(owner.taskId)})` : ""}`, short: `${c.heldTag} held by @${owner.name}` };
+    return { text: "a resource of it is held", short: "resource held" };
   }
   const a = assignments.find((x) => anyOverlap(task.resources, x.resources));
-  return a ? `a resource of it is in @${a.name}'s direct assignment` : undefined;
+  return a ? { text: `a resource of it is in @${a.name}'s direct assignment`, short: `in @${a.name}'s assignment` } : undefined;
 }
 
-function whyNobody(board: Board, book: NoticeBook, input: WaitingInput, task: Task): string {
-  if (input.teammates.length === 0) return "no teammate can take it: none is alive";
+function whyNobody(board: Board, input: WaitingInput): Wait {
+  if (input.teammates.length === 0) return { text: "no teammate can take it: none is alive", short: "no teammate alive" };
   const parts = input.teammates.map((m) => {
-    if (m.hasAssignment) return { m, why: "hold a direct assignment", one: "holds a direct assignment" };
-    const held = board.index.holders.get(m.name);
-    if (held && held.size > 0) return { m, why: "hold board tasks", one: `holds ${[...held].map(code).join(", ")}` };
-    return { m, why: "passed over it", one: "passed over it" };
+    if (m.hasAssignment) return { m, all: "hold a direct assignment", one: "holds a direct assignment", brief: "assigned" };
+    const held = [...(board.index.holders.get(m.name) ?? [])];
+    if (held.length > 0) return { m, all: "hold board tasks", one: `holds ${held.map(code).join(", ")}`, brief: "busy" };
+    return { m, all: "passed over it", one: "passed over it", brief: "passed" };
   });
-  const first = parts[0]?.why;
-  if (parts.length > 1 && parts.every((p) => p.why === first)) return `no teammate can take it: all ${first}`;
-  return `no teammate can take it: ${parts.map((p) => `@${p.m.name} ${p.one}`).join("; ")}`;
+  const first = parts[0];
+  if (parts.length === 1 && first) return { text: `no teammate can take it: @${first.m.name} ${first.one}`, short: `@${first.m.name} ${first.brief}` };
+  if (parts.every((p) => p.all === first?.all)) return { text: `no teammate can take it: all ${first?.all}`, short: `nobody: all ${first?.brief}` };
+  return { text: `no teammate can take it: ${parts.map((p) => `@${p.m.name} ${p.one}`).join("; ")}`, short: "nobody can take it" };
 }
 
 /**
- * The one line saying why pending `task` is not being worked on now (rules in the module
- * comment), e.g. "waits for `build`", "next notice to @bo in 3m12s", "no teammate can take it:
- * all hold a direct assignment". Undefined for a task that is not pending. Reads only.
+ * Why pending `task` is not being worked on now (rules in the module comment): `text`, e.g.
+ * "waits for `build`", "next notice to @bo in 3m12s", "no teammate can take it: all hold a direct
+ * assignment", and `short`, at most about 22 characters for a table cell ("notice @bo in 3m12s",
+ * "nobody: all assigned"). Undefined for a task that is not pending. Reads only.
  */
-export function waitReason(board: Board, book: NoticeBook, input: WaitingInput, task: Task): string | undefined {
+export function whyWaiting(board: Board, book: NoticeBook, input: WaitingInput, task: Task): Wait | undefined {
   if (task.state.status !== "pending") return undefined;
   const unmet = unmetDependencies(board, task);
-  if (unmet.length > 0) return `waits for ${unmet.map(code).join(", ")}`;
+  if (unmet.length > 0) return { text: `waits for ${unmet.map(code).join(", ")}`, short: `waits for ${unmet.join(", ")}` };
   const resource = resourceWait(board, task, input.assignments);
   if (resource) return resource;
   const offeredTo = input.teammates.find((m) => !m.idle && book.get(m.name)?.offered.includes(task.id));
-  if (offeredTo) return `offered to @${offeredTo.name}, who is reading its notice`;
+  if (offeredTo) return { text: `offered to @${offeredTo.name}, who is reading its notice`, short: `offered to @${offeredTo.name}` };
   const takers = input.teammates.filter((m) => mayTake(board, book, m, task));
-  if (takers.length === 0) return whyNobody(board, book, input, task);
+  if (takers.length === 0) return whyNobody(board, input);
   const busy = takers.find((m) => !m.idle);
-  if (busy) return `offered to @${busy.name} when it is idle`;
-  const next = takers
-    .map((m) => ({ m, at: pacedUntil(book.get(m.name), input.paceMs) }))
-    .sort((a, b) => a.at - b.at)[0];
-  if (!next || next.at <= input.now) return `offered at the next notice to @${next?.m.name ?? "?"}`;
-  return `next notice to @${next.m.name} in ${shortDuration(next.at - input.now)}`;
+  if (busy) return { text: `offered to @${busy.name} when it is idle`, short: `to @${busy.name} when idle` };
+  const next = takers.map((m) => ({ m, at: pacedUntil(book.get(m.name), input.paceMs) })).sort((a, b) => a.at - b.at)[0];
+  const name = next?.m.name ?? "?";
+  if (!next || next.at <= input.now) return { text: `offered at the next notice to @${name}`, short: `notice to @${name} now` };
+  const left = shortDuration(next.at - input.now);
+  return { text: `next notice to @${name} in ${left}`, short: `notice @${name} in ${left}` };
+}
+
+/** `whyWaiting`'s full line alone (task_list, the stuck summary). */
+export function waitReason(board: Board, book: NoticeBook, input: WaitingInput, task: Task): string | undefined {
+  return whyWaiting(board, book, input, task)?.text;
 }
 
 /**

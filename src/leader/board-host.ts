@@ -14,7 +14,7 @@ import {
   reviveBoard,
   serializeBoard,
   settledKey,
-  type Board, type Effect, type Holder, type RosterRow,
+  type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
@@ -185,7 +185,7 @@ export class BoardHost implements TeamActivity {
       if (!detail.ok) throw new TeamError("not_found", `task_list: ${detail.message}`);
       return this.#withReport(detail.text);
     }
-    const waiting = (id: string) => this.#notices.waitReason(id);
+    const waiting = (id: string) => this.#notices.whyWaiting(id)?.text;
     return this.#withReport(renderTaskList(this.#board, { audience: "leader", roster, boardLabel, waiting, ...(view.offset !== undefined ? { offset: view.offset } : {}) }));
   }
 
@@ -198,8 +198,8 @@ export class BoardHost implements TeamActivity {
   }
 
   /** Why pending `taskId` waits, for the console's Board page (W20); undefined when not pending. */
-  waitReason(taskId: string): string | undefined {
-    return this.#closed || this.#unavailable ? undefined : this.#notices.waitReason(taskId);
+  whyWaiting(taskId: string): Wait | undefined {
+    return this.#closed || this.#unavailable ? undefined : this.#notices.whyWaiting(taskId);
   }
 
   /**

@@ -8,10 +8,11 @@ import {
   pacedUntil,
   planNotices,
   stuckSummary,
-  waitReason,
+  whyWaiting,
   type Board,
   type Effect,
   type NoticePlan,
+  type Wait,
   type WaitingInput,
 } from "../board/index.ts";
 import { assignmentsOf } from "./board-apply.ts";
@@ -57,10 +58,10 @@ export class BoardNotices {
   }
 
   /** Why pending `taskId` waits (src/board/waiting.ts), or undefined when it is not pending. */
-  waitReason(taskId: string): string | undefined {
+  whyWaiting(taskId: string): Wait | undefined {
     const board = this.#o.board();
     const task = board.tasks.get(taskId);
-    return task ? waitReason(board, this.#book, this.#input(this.#o.mates()), task) : undefined;
+    return task ? whyWaiting(board, this.#book, this.#input(this.#o.mates()), task) : undefined;
   }
 
   /** Whether the board can move without the leader (W21). */

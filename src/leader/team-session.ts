@@ -227,7 +227,7 @@ export class TeamSession {
       teamModel: this.teamModel.get() ? formatModelRef(this.teamModel.get()!) : "Pi default",
       teamModelRef: this.teamModel.get(),
       dialogsWaiting: this.dialogs.waiting,
-      waiting: (id) => this.board.waitReason(id),
+      waiting: (id) => this.board.whyWaiting(id),
     });
   }
 

@@ -122,6 +122,8 @@ export interface TaskRow {
   readonly failedSubmits?: number;
   /** Why a pending task is not being worked on now (W20), e.g. `next notice to @bo in 3m12s`. */
   readonly waits?: string;
+  /** Its short form for the list (`notice @bo in 3m12s`, `nobody: all assigned`). */
+  readonly waitsShort?: string;
 }
 
 /** What kind of traffic a Mail row is. */

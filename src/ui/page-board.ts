@@ -46,7 +46,8 @@ function holderCell(t: TaskRow): Cell {
   if (t.completedBy) return { text: `by ${at(t.completedBy)}`, tone: "muted" };
   // Unmet dependencies are the deps column's to show; the detail has every wait in full.
   const blocked = t.dependsOn.some((d) => !d.met);
-  return t.waits && !blocked ? { text: oneLine(t.waits), tone: "warning" } : { text: "—", tone: "muted" };
+  const waits = t.waitsShort ?? t.waits;
+  return waits && !blocked ? { text: oneLine(waits), tone: "warning" } : { text: "—", tone: "muted" };
 }
 
 /** Dependencies as `deps met/total`, or "" when the task has none. */

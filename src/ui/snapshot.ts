@@ -2,7 +2,7 @@
  * Builds the console's `ConsoleSnapshot` (R61) from what the leader holds in memory: the
  * harness's members, the feed, the board, the last discovery and the note log. Reads no file.
  */
-import { holderOf, unmetDependencies, type Board } from "../board/index.ts";
+import { holderOf, unmetDependencies, type Board, type Wait } from "../board/index.ts";
 import { TASK_STATUSES, type Task, type TaskStatus } from "../board/types.ts";
 import type { AgentDefinition, AgentDiscovery } from "../agents/index.ts";
 import type { Note } from "../leader/notes.ts";
@@ -30,7 +30,7 @@ export interface SnapshotSources {
   readonly teamModelRef: { provider: string; id: string } | undefined;
   readonly dialogsWaiting?: number;
   /** Why a pending task waits (the board's notice rules, W20); none without a board host. */
-  readonly waiting?: (taskId: string) => string | undefined;
+  readonly waiting?: (taskId: string) => Wait | undefined;
 }
 
 /** The whole snapshot. Pure over its sources; O(members + tasks + mail). */
@@ -170,7 +170,7 @@ function taskRow(board: Board, t: Task, cost: Usage, members: readonly Member[],
     ...(t.lastResult ? { result: t.lastResult } : {}),
     ...(t.lastError ? { findings: t.lastError } : {}),
     ...(t.failedSubmits ? { failedSubmits: t.failedSubmits } : {}),
-    ...(waits ? { waits } : {}),
+    ...(waits ? { waits: waits.text, waitsShort: waits.short } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   stuckSummary,
   submitTask,
   waitReason,
+  whyWaiting,
   type Board,
   type NoticeBook,
   type NoticeTeammate,
@@ -91,6 +92,21 @@ describe("the notice pace never delays a teammate that acted (W20)", () => {
 });
 
 describe("why pending work waits, and whether the board can move (W20, W21)", () => {
+  it("each wait has a short form for the Board page's cell", () => {
+    const board = newBoard();
+    const book = createNoticeBook();
+    add(board, "Code");
+    plan(board, book, [idle("bo")], 0);
+    add(board, "Docs");
+    const short = (teammates: NoticeTeammate[], id: string) => whyWaiting(board, book, input(teammates, 1_000), board.tasks.get(id)!)?.short;
+    expect(short([idle("bo")], "docs")).toBe("notice @bo in 4m59s");
+    expect(short([idle("bo")], "code")).toBe("@bo passed");
+    expect(short([assigned("ann"), assigned("bo")], "docs")).toBe("nobody: all assigned");
+    expect(short([], "docs")).toBe("no teammate alive");
+    expect(short([working("bo")], "code")).toBe("offered to @bo");
+    for (const s of ["notice @bo in 4m59s", "nobody: all assigned", "no teammate alive"]) expect(s.length).toBeLessThanOrEqual(22);
+  });
+
   it("names unmet dependencies, held resources and direct assignments", () => {
     const board = newBoard();
     const book = createNoticeBook();

@@ -100,7 +100,7 @@ describe("BoardHost: busy while the board can move, stuck when it cannot (W21)",
     ann.hasAssignment = true;
     expect(w.host.busy()).toBe(false);
     expect(w.host.stuck()).toContain("- `docs` [pending] Docs: no teammate can take it: @ann holds a direct assignment");
-    expect(w.host.waitReason("docs")).toBe("no teammate can take it: @ann holds a direct assignment");
+    expect(w.host.whyWaiting("docs")).toEqual({ text: "no teammate can take it: @ann holds a direct assignment", short: "@ann assigned" });
     await w.host.close();
   });
 });
