@@ -70,7 +70,13 @@ export class BoardHost implements TeamActivity {
     });
     this.#notices = new BoardNotices({ board: () => this.#board, mates: () => this.#o.mates(), apply, replan: () => this.offerWork(), paceMs: this.#o.paceMs, now });
     this.#reviews = new BoardReviews({
-      piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note, apply,
+      piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note,
+      // A verdict may complete a dependency: free teammates hear of what became claimable now,
+      // not after the holder's turn on the verdict mail (W20).
+      apply: (effects) => {
+        apply(effects);
+        this.offerWork();
+      },
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
       changed: () => this.#changedActivity(),
       usage: (taskId, u) => this.#o.reviewerUsage?.(taskId, u),

@@ -79,8 +79,15 @@ export class BoardReviews {
         this.#o.note(`reviewer of ${e.taskId}: ${r.ok ? r.outcome : r.reason}`);
       }
     } catch (error) {
-      const r = this.#o.outcome(e.token, `(the reviewer could not start: ${String(error)})`);
-      this.#o.apply(r.effects.filter((x) => x.type !== "clarify_reviewer"));
+      // No reviewer to clarify with: a clarification is answered by the same failure, so the
+      // second missing verdict escalates instead of leaving the task in review forever (W9).
+      const answer = `(the reviewer could not start: ${String(error)})`;
+      this.#o.note(`reviewer of ${e.taskId} ${answer.slice(1, -1)}`);
+      for (let i = 0; i < 2 && this.#reviewers.has(e.token); i++) {
+        const r = this.#o.outcome(e.token, answer);
+        this.#o.apply(r.effects.filter((x) => x.type !== "clarify_reviewer"));
+        if (!r.ok || r.outcome !== "clarify") break;
+      }
     } finally {
       this.#reviewers.delete(e.token);
       this.#o.changed();

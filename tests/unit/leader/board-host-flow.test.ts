@@ -6,6 +6,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoardHost, type BoardEscalation, type BoardMate, type BoardSettled } from "../../../src/leader/board-host.ts";
 import { SpawnKeys } from "../../../src/mail/index.ts";
@@ -20,19 +21,22 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function world(names: string[]) {
+const REVIEWER_PASS = fileURLToPath(new URL("../../fixtures/reviewer-pass.mjs", import.meta.url));
+
+function world(names: string[], piCli = "pi-not-used") {
   const mates: BoardMate[] = names.map((name) => ({ name, spawnId: `${name}-1`, idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined }));
   const escalations: BoardEscalation[] = [];
+  const told: Array<{ to: string; text: string }> = [];
   const summaries: BoardSettled[] = [];
   const team = { working: false };
   const host = new BoardHost({
     layout: boardLayoutAt(join(dir, "board")),
     keys: new SpawnKeys(),
     cwd: dir,
-    piCli: "pi-not-used",
+    piCli,
     env: {},
     mates: () => mates,
-    tell: () => undefined,
+    tell: (to, text) => told.push({ to: to.name, text }),
     escalate: (e) => escalations.push(e),
     teamWorking: () => team.working,
     onSettled: (s) => summaries.push(s),
@@ -42,7 +46,7 @@ function world(names: string[]) {
   });
   const act = (name: string, action: "claim" | "submit", taskId: string, status?: "completed" | "failed") =>
     host.decideFromPipe({ action, taskId, from: name, spawnId: `${name}-1`, ...(status ? { status, result: `${status} by ${name}` } : {}) });
-  return { host, mates, escalations, summaries, team, act };
+  return { host, mates, escalations, summaries, team, act, told };
 }
 
 describe("BoardHost: one turn per park (W22)", () => {
@@ -101,6 +105,41 @@ describe("BoardHost: busy while the board can move, stuck when it cannot (W21)",
     expect(w.host.busy()).toBe(false);
     expect(w.host.stuck()).toContain("- `docs` [pending] Docs: no teammate can take it: @ann holds a direct assignment");
     expect(w.host.whyWaiting("docs")).toEqual({ text: "no teammate can take it: @ann holds a direct assignment", short: "@ann assigned" });
+    await w.host.close();
+  });
+});
+
+/** Resolves once `check` holds, polling the event loop (a reviewer is a real child process). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("BoardHost: a verify gate never strands work", () => {
+  it("a reviewer that cannot start escalates the task instead of leaving it in review with nobody to judge it", async () => {
+    const w = world(["ann"]); // piCli "pi-not-used" does not exist: every reviewer fails to start
+    await w.host.start();
+    w.host.create({ subject: "Docs", verify: "the docs build" }, "test");
+    expect(w.act("ann", "claim", "docs").ok).toBe(true);
+    expect(w.act("ann", "submit", "docs", "completed").ok).toBe(true);
+    expect(w.host.board.tasks.get("docs")?.state.status).toBe("in_review");
+    await until(() => !w.host.busy(), "the reviewer to end");
+    expect(w.escalations).toEqual([expect.objectContaining({ kind: "verdict_missing", taskId: "docs" })]);
+    expect(w.host.board.tasks.get("docs")?.state.status).toBe("claimed"); // ann keeps it and may resubmit
+    await w.host.close();
+  });
+
+  it("a PASS that makes a dependent claimable offers it at once to a free idle teammate (W20)", async () => {
+    const w = world(["ann", "bo"], REVIEWER_PASS);
+    await w.host.start();
+    w.host.create({ subject: "Code", verify: "tests pass" }, "test");
+    w.host.create({ subject: "Docs", dependsOn: ["code"] }, "test");
+    expect(w.act("ann", "claim", "code").ok).toBe(true);
+    expect(w.act("ann", "submit", "code", "completed").ok).toBe(true);
+    await until(() => w.host.board.tasks.get("code")?.state.status === "completed", "the PASS verdict");
+    // ann is told the verdict (she wakes for it); bo is idle and free and never heard of `docs`.
+    expect(w.told.filter((t) => t.to === "bo").map((t) => t.text)).toEqual([expect.stringContaining("`docs`")]);
+    await until(() => !w.host.busy() || w.told.some((t) => t.to === "bo"), "the reviewer to end");
     await w.host.close();
   });
 });
