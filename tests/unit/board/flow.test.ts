@@ -228,3 +228,33 @@ describe("a failure is seen and bounded (W22)", () => {
     expect(r.effects[0]).toMatchObject({ type: "abort_reviewer", reason: "released" });
   });
 });
+
+describe("giving up a parked task cannot loop without the leader (W22)", () => {
+  // OPEN DEFECT (found by the issue-17 adversarial pass): `failed` on a parked task gives it up
+  // (pending, notices re-armed, R54), and a later failure parks it again with no escalation. Two
+  // teammates that each, in one turn, claim it, fail it (parked) and give it up (pending) pass it
+  // back and forth for ever: every pass is one board notice (a model call), the board never
+  // settles between passes, and the leader hears nothing after the first escalation. The fix
+  // needs a contract decision (W22/R54: e.g. a task given up after its park is not offered again
+  // until the leader acts, or each re-park after a give-up escalates), so the test is `it.fails`.
+  it.fails("claim, fail, give up, repeated by two teammates, costs a bounded number of notices", () => {
+    const board = newBoard();
+    const book = createNoticeBook();
+    add(board, "Flaky");
+    let notices = 0;
+    let who = "ann";
+    for (let round = 0; round < 20; round++) {
+      const other = who === "ann" ? "bo" : "ann";
+      const sent = plan(board, book, [idle(who), idle(other)], round * 60_000);
+      notices += sent.effects.length;
+      const taker = sent.notified[0];
+      if (!taker) break; // nobody was told: the loop ended
+      take(board, mate(taker), "flaky");
+      plan(board, book, [working(taker), idle(taker === "ann" ? "bo" : "ann")], round * 60_000 + 1);
+      finish(board, mate(taker), "flaky", "failed"); // released (first time) or parked
+      if (status(board, "flaky") === "parked") finish(board, mate(taker), "flaky", "failed"); // gives it up
+      who = taker === "ann" ? "bo" : "ann";
+    }
+    expect(notices).toBeLessThanOrEqual(4);
+  });
+});
