@@ -17,7 +17,8 @@
  *   act on, its next notice waits until `paceMs` after the last one (the synchronous notice from
  *   task_create excepted). A teammate that acted (claimed from it: seen holding work), whose
  *   claim ended since (submitted, released, completed, parked), or that was never noticed is
- *   offered claimable work at once. No recipients or nothing claimable: no effect, no model call.
+ *   offered claimable work at once. So is one whose offered tasks were all taken by others before
+ *   it went idle: it passed over nothing. No recipients or nothing claimable: no effect, no model call.
  * - Each teammate's noticed set is capped at 256 ids, pruned to claimable ids, then oldest first.
  */
 import { heldBy, type Board } from "./board.ts";
@@ -151,6 +152,12 @@ export function pacedUntil(entry: NoticeEntry | undefined, paceMs: number): numb
   return entry?.paced && entry.lastAt !== undefined ? entry.lastAt + paceMs : Number.NEGATIVE_INFINITY;
 }
 
+/** True while task `id` of `entry`'s last notice is pending in the epoch it was offered in. */
+function stillOffered(board: Board, entry: NoticeEntry, id: string): boolean {
+  const task = board.tasks.get(id);
+  return task?.state.status === "pending" && entry.noticed.get(id) === task.noticeEpoch;
+}
+
 function recipientsOf(board: Board, book: NoticeBook, input: PlanNoticesInput, paceMs: number): { mate: NoticeTeammate; entry: NoticeEntry }[] {
   const out: { mate: NoticeTeammate; entry: NoticeEntry }[] = [];
   for (const mate of input.teammates) {
@@ -161,6 +168,8 @@ function recipientsOf(board: Board, book: NoticeBook, input: PlanNoticesInput, p
       for (const id of entry.offered) entry.noticed.delete(id);
       entry.paced = false; // it holds work: when that ends, it hears at once
     }
+    // Idle again with none of its offer left to take (others claimed it first): it passed over nothing.
+    if (free && mate.idle && entry.offered.length > 0 && !entry.offered.some((id) => stillOffered(board, entry, id))) entry.paced = false;
     if (!free || mate.idle) entry.offered = []; // claimed something, or went idle: the offer lapsed
     if (!free || !mate.idle) continue;
     if (!input.synchronous && pacedUntil(entry, paceMs) > input.now) continue;

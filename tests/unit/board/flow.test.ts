@@ -73,6 +73,20 @@ describe("the notice pace never delays a teammate that acted (W20)", () => {
     expect(plan(board, book, [idle("ann")], 2_000).effects[0]).toMatchObject({ taskIds: ["code"] });
   });
 
+  it("a teammate whose offered task another teammate took first did not pass over it: it hears of other work at once", () => {
+    const board = newBoard();
+    const book = createNoticeBook();
+    add(board, "Alpha");
+    add(board, "Beta");
+    const first = plan(board, book, [idle("ann"), idle("bo")], 0);
+    expect(first.effects.map((e) => e.type === "notify_teammate" && [e.to.name, e.taskIds])).toEqual([["ann", ["alpha"]], ["bo", ["beta"]]]);
+    take(board, mate("ann"), "beta"); // ann claims bo's task by id (task_list showed it) before bo does
+    plan(board, book, [working("ann"), working("bo")], 1_000);
+    // bo's task_claim("beta") is rejected (not_pending); bo ends its turn: it acted, nothing was left to take.
+    const next = plan(board, book, [working("ann"), idle("bo")], 2_000);
+    expect(next.effects[0]).toMatchObject({ to: { name: "bo" }, taskIds: ["alpha"] });
+  });
+
   it("after a notice it passed over, the teammate waits out the pace, and task_list says for how long", () => {
     const board = newBoard();
     const book = createNoticeBook();
