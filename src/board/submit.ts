@@ -102,7 +102,9 @@ function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | un
 }
 
 function parkedRefusal(task: Task, holding: Holding): Rejected<SubmitRejection> {
-  const fails = `${holding.failures} failed review${holding.failures === 1 ? "" : "s"}`;
+  // Parked by failed reviews (R45) or by failed submissions (W22), which leave `failures` at 0.
+  const n = holding.failures > 0 ? holding.failures : task.failedSubmits ?? 0;
+  const fails = `${n} failed ${holding.failures > 0 ? "review" : "submission"}${n === 1 ? "" : "s"}`;
   return reject(
     "parked",
     `Task ${code(task.id)} is parked after ${fails}; no reviewer runs for it until the leader allows one more attempt, and nothing was changed. Do not resubmit: end your turn and wait for the leader's message. To give the task up instead, call task_submit({ taskId: "${task.id}", status: "failed", result: "<why>" }).`,

@@ -230,6 +230,18 @@ describe("a failure is seen and bounded (W22)", () => {
     expect(again.effects.some((e) => e.type === "escalate")).toBe(false);
   });
 
+  it("a completed submit on a task parked by failed submissions is refused with the true reason", () => {
+    const board = newBoard();
+    add(board, "Flaky");
+    for (let i = 0; i < 2; i++) {
+      take(board, mate("ann"), "flaky");
+      finish(board, mate("ann"), "flaky", "failed");
+    }
+    const r = submitTask(board, { holder: mate("ann"), taskId: "flaky", status: "completed", result: "done now" }, 5_000);
+    expect(r).toMatchObject({ ok: false, reason: "parked" });
+    expect(!r.ok && r.message).toContain("Task `flaky` is parked after 2 failed submissions;");
+  });
+
   it("a failure during review aborts the reviewer and still counts", () => {
     const board = newBoard();
     add(board, { subject: "Gated", verify: "tests pass" });
