@@ -4,7 +4,7 @@
  */
 import { commit, sameHolder, type Board } from "./board.ts";
 import type { SubmitRejection } from "./rejections.ts";
-import { parkedChoices } from "./gate.ts";
+import { reopenCall } from "./gate.ts";
 import { moveTask } from "./transition.ts";
 import { RESULT_LIMIT, type Accepted, type Effect, type Holder, type Holding, type Rejected, type Task } from "./types.ts";
 import { bound, reviewerPrompt } from "./verdict.ts";
@@ -81,10 +81,20 @@ function parkFailed(board: Board, task: Task, holding: Holding, reason: string, 
       taskId: task.id,
       kind: "failed_twice",
       holder: holding.holder,
-      text: `Task ${code(task.id)} (${task.subject}) was submitted as failed ${n} times and is parked with @${name}. Last reason: ${reason}\n${parkedChoices(task, holding)}`,
+      text: `Task ${code(task.id)} (${task.subject}) was submitted as failed ${n} times and is parked with @${name}. Last reason: ${reason}\n${failedChoices(task, name)}`,
     });
   }
   return effects;
+}
+
+/** The leader's options for a task parked by failed submissions (W22). */
+function failedChoices(task: Task, name: string): string {
+  return [
+    `@${name} cannot submit or give it up until you decide:`,
+    `- allow one more attempt: ${reopenCall(name)} (it may then submit it completed, or failed to give it up: back to the board, where its next failure parks it again without another escalation);`,
+    `- or replace it: task_create({ subject: "...", supersedes: ["${task.id}"] });`,
+    `- or shut @${name} down: the task returns to the board.`,
+  ].join("\n");
 }
 
 function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | undefined {
@@ -101,13 +111,29 @@ function checkHolder(task: Task, holder: Holder): Rejected<SubmitRejection> | un
   return undefined;
 }
 
+/** Parked by failed submissions (W22), not by failed reviews (R45, which count in `failures`). */
+function parkedBySubmissions(task: Task, holding: Holding): boolean {
+  return holding.failures === 0 && (task.failedSubmits ?? 0) >= FAILED_SUBMITS_TO_PARK;
+}
+
+/**
+ * A holder may not give up a task parked by failed submissions on its own (W22): released, it
+ * would go round the team again, each round a notice and a park, with the leader hearing nothing.
+ */
+function heldRefusal(task: Task): Rejected<SubmitRejection> {
+  return reject(
+    "parked",
+    `Task ${code(task.id)} is parked with you after ${task.failedSubmits ?? 0} failed submissions and stays with you until the leader decides; nothing was changed. Do not submit it again: end your turn and wait for the leader's message.`,
+  );
+}
+
 function parkedRefusal(task: Task, holding: Holding): Rejected<SubmitRejection> {
   // Parked by failed reviews (R45) or by failed submissions (W22), which leave `failures` at 0.
   const n = holding.failures > 0 ? holding.failures : task.failedSubmits ?? 0;
   const fails = `${n} failed ${holding.failures > 0 ? "review" : "submission"}${n === 1 ? "" : "s"}`;
   return reject(
     "parked",
-    `Task ${code(task.id)} is parked after ${fails}; no reviewer runs for it until the leader allows one more attempt, and nothing was changed. Do not resubmit: end your turn and wait for the leader's message. To give the task up instead, call task_submit({ taskId: "${task.id}", status: "failed", result: "<why>" }).`,
+    `Task ${code(task.id)} is parked after ${fails}; no reviewer runs for it until the leader allows one more attempt, and nothing was changed. Do not resubmit: end your turn and wait for the leader's message.${holding.failures > 0 ? ` To give the task up instead, call task_submit({ taskId: "${task.id}", status: "failed", result: "<why>" }).` : ""}`,
   );
 }
 
@@ -142,10 +168,12 @@ export function submitTask(board: Board, input: SubmitInput, now: number): Submi
   }
   if (state.status === "pending" || state.status === "completed") throw new Error("unreachable: checked by checkHolder");
   if (input.status === "failed") {
+    if (state.status === "parked" && !state.allowance && parkedBySubmissions(task, state.holding)) return heldRefusal(task);
     if (state.status === "in_review") effects.push({ type: "abort_reviewer", token: state.gate.token, taskId: task.id, reason: "released" });
     const reason = text === "" ? "(failed without a reason)" : text;
     task.failedSubmits = (task.failedSubmits ?? 0) + 1;
-    // From parked, `failed` is the holder giving the task up (one of the leader's choices): released.
+    // From parked, `failed` gives the task up (released): after failed reviews the holder may; after
+    // failed submissions only with the leader's allowance, or the give-up would loop (W22).
     if (state.status !== "parked" && task.failedSubmits >= FAILED_SUBMITS_TO_PARK) {
       return { ok: true, task, outcome: "parked", effects: [...effects, ...parkFailed(board, task, state.holding, reason, now), commit(board)] };
     }
