@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import {
   allowResubmit,
-  checkSettled,
   claimableTaskIds,
   createBoard,
   createTask,
@@ -13,16 +12,16 @@ import {
   renderTaskList,
   reviveBoard,
   serializeBoard,
-  settledKey,
   type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
 import { assignmentsOf } from "./board-apply.ts";
-import type { BoardEscalation, BoardHostOptions, BoardWork } from "./board-host-types.ts";
+import type { BoardHostOptions, BoardWork } from "./board-host-types.ts";
 import { BoardIntents, type IntentAnswer, type PipeIntent } from "./board-intents.ts";
 import { BoardNotices } from "./board-notices.ts";
+import { BoardSettle } from "./board-settle.ts";
 import { BoardReviews } from "./board-reviews.ts";
 import { BoardSnapshots } from "./board-snapshots.ts";
 
@@ -32,8 +31,8 @@ export * from "./board-host-types.ts";
  * The leader's shell around the pure board (R34–R60): loads and persists board.json, applies
  * worker intents and answers each with a decision file, runs verify reviewers, and turns the
  * core's effects into teammate mail and leader escalations. The only writer of the board (R48).
- * Persistence, intent files and reviewers are its parts (board-snapshots.ts, board-intents.ts,
- * board-reviews.ts); the board, notices, pace and settle detection stay here.
+ * Its parts: persistence (board-snapshots.ts), intent files (board-intents.ts), reviewers
+ * (board-reviews.ts), notices and waits (board-notices.ts), settle summaries (board-settle.ts).
  */
 export class BoardHost implements TeamActivity {
   readonly #o: BoardHostOptions & { now: () => number; intentGraceMs: number };
@@ -42,10 +41,7 @@ export class BoardHost implements TeamActivity {
   readonly #intents: BoardIntents;
   readonly #reviews: BoardReviews;
   readonly #notices: BoardNotices;
-  /** Escalations held back while the board is settling, to share the settle summary's turn. */
-  #held: BoardEscalation[] = [];
-  /** The board's revision at the last summary: no settle check is needed until it changes. */
-  #summarisedRevision = -1;
+  readonly #settle: BoardSettle;
   /** The board's revision when loaded: a stuck board is reported only if this session changed it. */
   #loadedRevision = 0;
   readonly #activity = new Set<(change: ActivityChange) => void>();
@@ -54,8 +50,6 @@ export class BoardHost implements TeamActivity {
   #unavailable: string | undefined;
   /** A one-time report (corrupt board moved aside) prefixed to the next tool result. */
   #report: string | undefined;
-  /** Settle key of the last board-settled summary (or of the board as loaded, if settled). */
-  #settledKey: string | undefined;
 
   constructor(options: BoardHostOptions) {
     this.#o = { now: Date.now, intentGraceMs: 2000, ...options };
@@ -68,6 +62,7 @@ export class BoardHost implements TeamActivity {
       layout, keys: this.#o.keys, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
       unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h, s) => this.#o.onSubmitted?.(h, s),
     });
+    this.#settle = new BoardSettle({ board: () => this.#board, teamWorking: () => this.#o.teamWorking?.() ?? false, escalate: (e) => this.#o.escalate(e), onSettled: this.#o.onSettled });
     this.#notices = new BoardNotices({ board: () => this.#board, mates: () => this.#o.mates(), apply, replan: () => this.offerWork(), paceMs: this.#o.paceMs, now });
     this.#reviews = new BoardReviews({
       piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note,
@@ -104,7 +99,7 @@ export class BoardHost implements TeamActivity {
     this.#board = revived.board;
     this.#loadedRevision = revived.board.revision;
     // A board already settled when the leader starts was summarised before (or is history): no event.
-    this.#settledKey = settledKey(revived.board);
+    this.#settle.loaded(revived.board);
     this.#apply(revived.effects);
     if (revived.released.length > 0) this.#o.note(`board reloaded: ${revived.released.join(", ")} returned to pending (holders gone)`);
   }
@@ -231,35 +226,17 @@ export class BoardHost implements TeamActivity {
     return { offered: this.#notices.offered(name), claimable: claimableTaskIds(this.#board, assignmentsOf(this.#o.mates(), name)) };
   }
 
-  /**
-   * Delivers the board-settled summary when its rule holds (src/board/settled.ts). Escalations
-   * made while the tasks were settling share its turn: one turn per park (W22).
-   */
   #checkSettled(): void {
-    if (this.#closed || this.#unavailable) return;
-    const d = this.#o.onSettled ? checkSettled(this.#board, { teamWorking: this.#o.teamWorking?.() ?? false, lastKey: this.#settledKey }) : undefined;
-    if (d?.kind === "settled") {
-      this.#settledKey = d.key;
-      this.#summarisedRevision = this.#board.revision;
-      const held = this.#held.splice(0);
-      this.#o.onSettled?.(held.length > 0 ? { ...d, text: [...held.map((e) => e.text), d.text].join("\n\n") } : d);
-      return;
-    }
-    // Held only while every task is settled and a teammate still works: the summary comes soon.
-    if (d?.kind === "quiet" && d.why === "team_working") return;
-    for (const e of this.#held.splice(0)) this.#o.escalate(e);
+    if (!this.#closed && !this.#unavailable) this.#settle.check();
   }
 
   /**
    * The team's activity changed (a teammate went idle, a spawn ended): a summary that waited for
    * the team to stop working is delivered now, before a headless run's wait sees an idle team
-   * and ends the run without it. O(1) unless every task is settled and unsummarised.
+   * and ends the run without it (src/leader/board-settle.ts).
    */
   teamChanged(): void {
-    const { counts } = this.#board.index;
-    if (counts.pending + counts.claimed + counts.in_review > 0 && this.#held.length === 0) return;
-    if (this.#board.revision === this.#summarisedRevision && this.#held.length === 0) return;
-    this.#checkSettled();
+    if (!this.#closed && !this.#unavailable) this.#settle.teamChanged();
   }
 
   /** Tells the activity listeners (a headless run's wait) that busy() may have changed. */
@@ -304,13 +281,13 @@ export class BoardHost implements TeamActivity {
           this.#reviews.abort(e.token);
           break;
         case "escalate":
-          this.#held.push(e); // delivered by #checkSettled, alone or with the settle summary
+          this.#settle.hold(e); // delivered by #checkSettled, alone or with the settle summary
           break;
         default:
           throw new TeamError("illegal_transition", `unknown board effect ${JSON.stringify(e satisfies never)}`);
       }
     }
-    if (!changed && this.#held.length === 0) return;
+    if (!changed && !this.#settle.holding) return;
     this.#checkSettled();
     if (!changed) return;
     this.#o.onChange?.(); // the roster shows which resources each teammate holds

@@ -38,6 +38,11 @@ afterEach(async () => {
   team = undefined;
 });
 
+/** The holding of a claimed, in-review or parked task of board.json. */
+function holdingOf(t: { state: { status: string } } | undefined): { failures: number } | undefined {
+  return t && "holding" in t.state ? (t.state as { holding: { failures: number } }).holding : undefined;
+}
+
 /** The review attempt a reviewer prompt names. */
 function attemptOf(c: ModelCall): number | undefined {
   const m = /\(review attempt (\d+)\)/.exec(c.lastUser);
@@ -135,9 +140,10 @@ describe("parked tasks stay parked (R45, L10)", () => {
     await t.model.waitForCall((c) => isEvent("board_settled")(c) && t.model.calls.filter(isEvent("board_settled")).length >= 2, 60_000);
     await leaderSettledAfterEvent(t, "board_settled", 2);
 
-    const final = await t.readBoard();
-    expect(taskOf(final!, TASK)!.state).toMatchObject({ status: "parked", holding: { failures: 3, reviews: 3 } });
-    expect(taskOf(final!, TASK)!.state).not.toHaveProperty("allowance");
+    // board.json is written within 250 ms of a change (coalesced): wait for the third park there.
+    const final = await t.waitBoard((f) => taskOf(f, TASK)?.state.status === "parked" && holdingOf(taskOf(f, TASK))?.failures === 3);
+    expect(taskOf(final, TASK)!.state).toMatchObject({ status: "parked", holding: { failures: 3, reviews: 3 } });
+    expect(taskOf(final, TASK)!.state).not.toHaveProperty("allowance");
     expect(t.model.callsOf("reviewer").map(attemptOf)).toEqual([1, 2, 3]);
     expect(t.model.calls.filter(isEvent("verify_escalation"))).toHaveLength(0);
     const escalations = t.leader.customMessages("harness-event").filter((m) => m.content.includes("failed review twice and is parked"));

@@ -75,7 +75,9 @@ describe("watchDirs", () => {
       await writeFile(join(dir, "real.json"), "{}");
       await marker;
     });
-    expect(rec.seen).toEqual([join(dir, "real.json")]);
+    // One write may be seen as an add and a change (chokidar reports both when the file is created
+    // and written in two steps): what counts is that nothing else was reported.
+    expect([...new Set(rec.seen)]).toEqual([join(dir, "real.json")]);
   });
 
   it("creates missing dirs with mode 0700 and watches them", async () => {
