@@ -8,8 +8,9 @@
  * - A teammate *may take* a claimable task when it is free (no direct assignment, no board task)
  *   and has not passed over that task's notice in its current epoch (L11).
  * - The board *can progress* while some claimable task has a living teammate that may take it:
- *   at once, or after its pace (W20). A board with pending work and no such pair is *stuck*:
- *   only the leader (a new teammate, a supersession, a reopen) can move it.
+ *   at once, or after its pace (W20). A board that is not settled (src/board/settled.ts) and has
+ *   no such pair, once no teammate works, is *stuck*: only the leader (a new teammate, a
+ *   supersession, a reopen) can move it.
  */
 import { unmetDependencies, type Board } from "./board.ts";
 import { isFree, pacedUntil, type NoticeBook, type NoticeTeammate } from "./notices.ts";
@@ -121,19 +122,32 @@ export function canProgress(board: Board, book: NoticeBook, input: WaitingInput)
   return false;
 }
 
-/** Pending tasks a stuck summary names at most. */
+/** Open tasks a stuck summary names at most. */
 export const STUCK_TASKS = 20;
 
+/** Why an unsettled task that is not pending does not move: its holder went idle owing it. */
+function heldLine(task: Task): string | undefined {
+  const { state } = task;
+  if (state.status === "claimed") return `@${state.holding.holder.name} holds it, idle, and has not submitted it`;
+  if (state.status === "in_review") return `in review for @${state.holding.holder.name}`;
+  if (state.status === "parked" && state.allowance) return `@${state.holding.holder.name} may submit it once more (the leader allowed it) and is idle`;
+  return undefined;
+}
+
 /**
- * The summary of a stuck board (W21): tasks by state, then each pending task (at most
- * `STUCK_TASKS`, oldest first) with what blocks it. Plain text, several lines.
+ * The summary of a stuck board (W21): tasks by state, then each open task (at most
+ * `STUCK_TASKS`, oldest first) with what blocks it: a pending task's wait, or the idle holder
+ * that owes a claimed one. Plain text, several lines.
  */
 export function stuckSummary(board: Board, book: NoticeBook, input: WaitingInput): string {
   const { counts } = board.index;
   const tally = TASK_STATUSES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}`).join(", ");
-  const pending = [...board.tasks.values()].filter((t) => t.state.status === "pending").sort((a, b) => a.seq - b.seq);
-  const lines = [`The task board is stuck: ${board.tasks.size} task${board.tasks.size === 1 ? "" : "s"} (${tally}); no living teammate can take the pending work.`];
-  for (const task of pending.slice(0, STUCK_TASKS)) lines.push(`- ${code(task.id)} [pending] ${task.subject}: ${waitReason(board, book, input, task) ?? "?"}`);
-  if (pending.length > STUCK_TASKS) lines.push(`… and ${pending.length - STUCK_TASKS} more pending task(s).`);
+  const open = [...board.tasks.values()]
+    .map((task) => ({ task, why: task.state.status === "pending" ? waitReason(board, book, input, task) : heldLine(task) }))
+    .filter((x): x is { task: Task; why: string } => x.why !== undefined)
+    .sort((a, b) => a.task.seq - b.task.seq);
+  const lines = [`The task board is stuck: ${board.tasks.size} task${board.tasks.size === 1 ? "" : "s"} (${tally}); no teammate is working and none can take what is left.`];
+  for (const { task, why } of open.slice(0, STUCK_TASKS)) lines.push(`- ${code(task.id)} [${task.state.status}] ${task.subject}: ${why}`);
+  if (open.length > STUCK_TASKS) lines.push(`… and ${open.length - STUCK_TASKS} more open task(s).`);
   return lines.join("\n");
 }

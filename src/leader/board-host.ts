@@ -12,6 +12,7 @@ import {
   renderTaskList,
   reviveBoard,
   serializeBoard,
+  settledKey,
   type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
@@ -115,12 +116,13 @@ export class BoardHost implements TeamActivity {
   }
 
   /**
-   * The stuck summary (W21) when this session changed the board and it has pending work that no
-   * living teammate can take, else undefined. Read when a headless run is about to end.
+   * The stuck summary (W21) when this session changed the board, it is not settled, and nothing
+   * it holds open can move without the leader (read once no teammate works: a claimed task then
+   * has an idle holder that owes it); else undefined. Read when a headless run is about to end.
    */
   stuck(): string | undefined {
     if (this.#closed || this.#unavailable || this.#board.revision === this.#loadedRevision) return undefined;
-    if (this.#board.index.counts.pending === 0 || this.#notices.canProgress()) return undefined;
+    if (this.#board.tasks.size === 0 || settledKey(this.#board) !== undefined || this.#notices.canProgress()) return undefined;
     return this.#notices.stuckSummary();
   }
 

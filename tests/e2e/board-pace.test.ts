@@ -201,7 +201,7 @@ describe("pi -p finishes the board or says why not (W21)", () => {
     headless = await startHeadless((c) => (c.agent === "leader" ? headlessLeader(go)(c) : alice(c)), AGENTS);
     const exit = await exitOf(headless, FLOW_TIMEOUT_MS);
     expect(exit, headless.stderr()).toMatchObject({ code: 3, signal: null });
-    expect(headless.stderr()).toContain("pi-resident-teams: The task board is stuck: 1 task (1 pending); no living teammate can take the pending work.");
+    expect(headless.stderr()).toContain("pi-resident-teams: The task board is stuck: 1 task (1 pending); no teammate is working and none can take what is left.");
     expect(headless.stderr()).toContain("- `docs` [pending] Docs: no teammate can take it: @alice holds a direct assignment");
     expect(headless.stderr()).toContain("Exit code 3: the board is stuck.");
     expect((await headlessBoard(headless)).tasks[0]!.state.status).toBe("pending");

@@ -89,6 +89,18 @@ describe("BoardHost: one turn per park (W22)", () => {
 });
 
 describe("BoardHost: busy while the board can move, stuck when it cannot (W21)", () => {
+  it("a claimed task whose holder went idle without submitting is stuck too; a settled board never is", async () => {
+    const w = world(["ann"]);
+    await w.host.start();
+    w.host.create({ subject: "Docs" }, "test");
+    expect(w.act("ann", "claim", "docs").ok).toBe(true);
+    expect(w.host.busy()).toBe(false); // ann holds it: nobody else may take anything
+    expect(w.host.stuck()).toContain("- `docs` [claimed] Docs: @ann holds it, idle, and has not submitted it");
+    expect(w.act("ann", "submit", "docs", "completed").ok).toBe(true);
+    expect(w.host.stuck()).toBeUndefined();
+    await w.host.close();
+  });
+
   it("claimable work and a free teammate keep it busy; all assigned is stuck, with the reason", async () => {
     const w = world(["ann"]);
     await w.host.start();
