@@ -4,11 +4,11 @@
  * aside, never overwritten), then writes changed revisions atomically, coalesced by the
  * `SnapshotScheduler`, and the last one at close.
  */
-import { readdir, readFile, rename, rm } from "node:fs/promises";
+import { readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { parseBoardFile, SnapshotScheduler, type BoardFile } from "../board/index.ts";
-import { errnoCode, type BoardLayout } from "../store/index.ts";
+import { errnoCode, readRegularFile, type BoardLayout } from "../store/index.ts";
 
 /** What `BoardSnapshots.read` found. Every case but `loaded` and `missing` was already noted. */
 export type SnapshotRead =
@@ -51,7 +51,7 @@ export class BoardSnapshots {
     if (left.length > 0) this.#o.note(`removed ${left.length} temp file(s) of board.json writes a killed leader left half done`);
     let text: string;
     try {
-      text = await readFile(path, "utf8");
+      text = await readRegularFile(path); // a FIFO put in its place must not hang the board
     } catch (error) {
       if (errnoCode(error) === "ENOENT") return { kind: "missing" };
       const message = `${path} cannot be read (${errnoCode(error) ?? String(error)}); the board is off until it is fixed. Nothing was overwritten.`;

@@ -3,6 +3,7 @@
  * would garble the TUI); error messages quote the tail that THIS child wrote.
  */
 import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, chmodSync, openSync, readSync, writeSync } from "node:fs";
+import { openRegularSync } from "../store/regular-file.ts";
 import { dirname } from "node:path";
 import { TeamError } from "../errors.ts";
 
@@ -69,7 +70,7 @@ export function openStderrLog(path: string, header: string): StderrLog {
 export function readTail(path: string, fromOffset: number, maxBytes: number): string {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
+    fd = openRegularSync(path); // a FIFO put in its place must not block the leader
     const size = fstatSync(fd).size;
     const start = Math.max(fromOffset, size - maxBytes);
     const length = Math.max(0, size - start);

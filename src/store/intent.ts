@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, rename, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, stat } from "node:fs/promises";
+import { readRegularFile } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Static, TSchema } from "typebox";
 import { TeamError } from "../errors.ts";
@@ -84,7 +85,7 @@ export async function readIntent<S extends TSchema>(
   let problem: string;
   let parsed: unknown;
   try {
-    const text = await readFile(path, "utf8");
+    const text = await readRegularFile(path); // a FIFO intent must not hold the scan
     parsed = JSON.parse(text);
     const checked = checkValue(schema, parsed);
     if (checked.ok) return { ok: true, value: checked.value };

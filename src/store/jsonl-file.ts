@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { openRegularSync } from "./regular-file.ts";
 import { rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Static, TSchema } from "typebox";
@@ -151,7 +152,7 @@ export class JsonlCursor<S extends TSchema> {
   #drain(state: FileState, batch: JsonlBatch<Static<S>>): void {
     let fd: number;
     try {
-      fd = openSync(state.path, "r");
+      fd = openRegularSync(state.path); // a FIFO put in its place must not block the leader
     } catch (error) {
       if (errnoCode(error) !== "ENOENT") return ioProblem(state, batch, `Cannot open ${state.path} for reading: ${errorText(error)}`);
       state.error = undefined;

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
+import { openRegularSync } from "./regular-file.ts";
 import { dirname } from "node:path";
 import type { Static, TSchema } from "typebox";
 import writeFileAtomic from "write-file-atomic";
@@ -107,7 +108,12 @@ export async function readValidated<S extends TSchema>(
   try {
     // Synchronous on purpose, as the mailbox reads (src/store/jsonl-file.ts): a small local file
     // read in one call, not four threadpool round trips on a teammate's send_message path.
-    text = readFileSync(path, "utf8");
+    const fd = openRegularSync(path); // a FIFO put in its place must not block the reader
+    try {
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     if (errnoCode(error) === "ENOENT") {
       return { ok: false, reason: "missing", message: `${label} ${path}: file does not exist` };

@@ -4,7 +4,6 @@
  * teammate a launcher started where the team's files are not). The tools (tools.ts,
  * board-tools.ts) and the edit guards are the same either way; the leader routes both with one core.
  */
-import { readFile } from "node:fs/promises";
 import { boardOffText, createBoard, loadBoard, parseBoardFile, workerBoardView } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import {
@@ -19,7 +18,7 @@ import {
   type RosterFile,
 } from "../mail/index.ts";
 import type { StreamDecision } from "../mail/stream-wire.ts";
-import { boardLayoutAt, errnoCode, errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
+import { boardLayoutAt, errnoCode, errorText, readRegularFile, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { messageSizeProblem } from "../team/limits.ts";
 import { cutBetween, peerCapRefusal } from "../team/peer-pairs.ts";
@@ -95,7 +94,7 @@ export function filesChannel(me: WorkerIdentity, key: Buffer): WorkerChannel {
       let snapshot = createBoard();
       let text: string | undefined;
       try {
-        text = await readFile(board.board, "utf8");
+        text = await readRegularFile(board.board);
       } catch (error) {
         if (errnoCode(error) !== "ENOENT") throw new TeamError("io_error", boardOffText("task_list", `${board.board}: ${errorText(error)}`));
       }

@@ -3,12 +3,16 @@
  * outbox or inbox by a foreign or crashed writer must not swallow the next real record. The
  * appender starts a new line after it, so the garbage is skipped alone and the record arrives.
  */
-import { appendFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { appendFile, readFile, rm } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, type Team } from "../support/team.ts";
+import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, waitUntil, type Team } from "../support/team.ts";
+
+const run = promisify(execFile);
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 
@@ -62,5 +66,37 @@ describe("partial lines in mailboxes", () => {
     await team.run("TELL");
     const peerTurn = await model.waitForCall((c) => c.agent === "alice" && c.lastUser.includes("PEER-AFTER-GARBAGE"), 30_000);
     expect(peerTurn.lastUser).toContain("PEER-AFTER-GARBAGE");
+  });
+});
+
+describe("a FIFO in place of a mailbox (issue 18)", () => {
+  it("a peer's inbox replaced by a FIFO leaves the leader answering RPC, noted, and the team working", async () => {
+    team = await startTeam({
+      agents: AGENTS,
+      scripts: {
+        leader: leaderCommands({
+          SPAWN: [spawnCall("alice", "worker"), spawnCall("bob", "worker")],
+          REPORT: [sendCall("alice", "REPORT REPORT-AFTER-FIFO")],
+        }),
+        alice: worker,
+        bob: worker,
+      },
+    });
+    const { model, runtimeDir } = team;
+    await team.run("SPAWN");
+    await waitStatus(runtimeDir, "bob", "idle", 30_000);
+    // What a teammate with bash can do: bob's inbox becomes a FIFO nobody writes. A blocking open
+    // of it froze the leader's event loop (every RPC call unanswered).
+    const inbox = join(runtimeDir, "inbox", "bob.jsonl");
+    await rm(inbox, { force: true });
+    await run("mkfifo", [inbox]);
+    const log = join(runtimeDir, "logs", "harness.log");
+    await waitUntil("the FIFO to be noted", async () => (await readFile(log, "utf8").catch(() => "")).includes(`${inbox} is a FIFO, not a regular file`), 10_000);
+    // The leader still answers (the bound only ends a frozen wait; it is no timing claim).
+    const state = await team.leader.proc.child.getState({ timeoutMs: 5_000 });
+    expect(state).toBeDefined();
+    await team.run("REPORT");
+    const reportTurn = await model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes("REPORT-AFTER-FIFO"), 30_000);
+    expect(reportTurn.lastUser).toContain('<teammate-report from="alice"');
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * Opening a state file for reading without letting a teammate freeze the reader. A teammate runs
+ * as the user and can replace any file in the team's dirs with a FIFO, whose blocking open waits
+ * for a writer for ever and stops the leader's event loop (issue 18). Opened non-blocking and
+ * checked with fstat, a FIFO, socket or device is refused at once instead.
+ */
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { open } from "node:fs/promises";
+
+/** Thrown by `openRegularSync` for a path that is not a regular file; `code` is "ENOTREG". */
+export class NotRegularFileError extends Error {
+  readonly code = "ENOTREG";
+}
+
+/**
+ * Opens `path` read-only and non-blocking and returns the fd of a regular file; the caller closes
+ * it. Reads of a regular file do not block either way, so O_NONBLOCK changes nothing for one.
+ * @throws NotRegularFileError (code `ENOTREG`) naming the path and what it is instead (the fd is
+ *   closed); Node's fs errors as `openSync` throws them (ENOENT, EACCES, ...).
+ */
+export function openRegularSync(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let stat;
+  try {
+    stat = fstatSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (stat.isFile()) return fd;
+  closeSync(fd);
+  const kind = stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : stat.isDirectory() ? "a directory" : "not a regular file";
+  throw new NotRegularFileError(`${path} is ${kind}, not a regular file; it was not read`);
+}
+
+/**
+ * Reads the regular file at `path` as UTF-8 without blocking on a FIFO (see `openRegularSync`):
+ * an async read of a FIFO would hold a libuv thread and its awaiting caller for ever.
+ * @throws NotRegularFileError (code `ENOTREG`); Node's fs errors (ENOENT, EACCES, ...).
+ */
+export async function readRegularFile(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new NotRegularFileError(`${path} is ${stat.isFIFO() ? "a FIFO" : "not a regular file"}; it was not read`);
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
