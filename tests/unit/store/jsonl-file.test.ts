@@ -229,7 +229,7 @@ describe("JsonlCursor", () => {
     expect(first.records).toEqual([]);
     expect(first.diagnostics).toHaveLength(1);
     expect(first.diagnostics[0]).toContain(path);
-    expect(first.diagnostics[0]).toContain("EISDIR");
+    expect(first.diagnostics[0]).toContain("is a directory, not a regular file");
     // The same error again is not repeated on every poll.
     expect(await cursor.readNew()).toEqual({ records: [], diagnostics: [], skipped: 0 });
     // Once the path is a file again, it is read normally.
