@@ -70,8 +70,8 @@ describe("a hostile agent file stops only itself (issue 18.5)", () => {
   });
 
   it("deeply nested frontmatter is refused, not a stack overflow", async () => {
-    const { result, errors } = await discoverWith("deep.md", `---\nmodel: ${"[".repeat(20000)}${"]".repeat(20000)}\n---\nx\n`);
-    expect(errors).toHaveLength(1);
+    const { result, source, errors } = await discoverWith("deep.md", `---\nmodel: ${"[".repeat(20000)}${"]".repeat(20000)}\n---\nx\n`);
+    expect(errors).toEqual([expect.stringContaining(`${source}: frontmatter is not valid YAML: `)]);
     expect(result.agents.map((a) => a.name)).toEqual(["good"]);
   });
 });
