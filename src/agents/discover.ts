@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { decodeAgentFile, MAX_AGENT_FILE_BYTES, tooLarge } from "./file-text.ts";
 import { classifyAgentFile, type AgentDirKind } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
 import { applyPrecedence, type AgentCandidate } from "./precedence.ts";
@@ -37,7 +38,8 @@ export function agentDirs(options: Pick<DiscoverAgentsOptions, "agentDir" | "cwd
  * Each file is parsed on its own: a broken file becomes an error diagnostic plus a `skipped`
  * entry and never stops the others. No built-in roles are added (R9).
  *
- * Never rejects: unreadable directories or files become error diagnostics. The file system calls
+ * Never rejects: unreadable directories or files, files over 64 KB, binary files and files whose
+ * parse fails in any way become error diagnostics (and `skipped` entries). The file system calls
  * are synchronous on purpose: the leader discovers before every one of its model turns, and a few
  * small local reads in one go cost far less than their async round trips on a loaded machine
  * (about 7 ms a turn measured, docs/benchmarks.md "Real leader pi").
@@ -123,22 +125,39 @@ function isRegularFile(
   }
 }
 
+/**
+ * Reads and parses one file, each step guarded: an unreadable, oversized or binary file, or one
+ * whose parse throws for any reason, is an error diagnostic naming the file and an invalid
+ * candidate, so no single file can make discovery reject.
+ */
 function loadCandidate(
   source: string,
   name: string,
   scope: AgentFileScope,
   diagnostics: AgentDiagnostic[],
 ): AgentCandidate {
-  let text: string;
-  try {
-    text = readFileSync(source, "utf8");
-  } catch (error: unknown) {
-    diagnostics.push({ severity: "error", source, message: `${source}: cannot read the file: ${errorText(error)}.` });
+  const invalid = (message: string): AgentCandidate => {
+    diagnostics.push({ severity: "error", source, message: `${source}: ${message}.` });
     return { status: "invalid", name, scope, source };
+  };
+  let bytes: Buffer;
+  try {
+    // The size on disk first, so a huge file is never read into memory.
+    const size = statSync(source).size;
+    if (size > MAX_AGENT_FILE_BYTES) return invalid(`${tooLarge(size)}; the file is skipped`);
+    bytes = readFileSync(source);
+  } catch (error: unknown) {
+    return invalid(`cannot read the file: ${errorText(error)}`);
   }
-  const parsed = parseAgentFile({ text, source, name, scope });
-  diagnostics.push(...parsed.diagnostics);
-  return parsed.ok ? { status: "valid", agent: parsed.agent } : { status: "invalid", name, scope, source };
+  const decoded = decodeAgentFile(bytes);
+  if (!decoded.ok) return invalid(`${decoded.message}; the file is skipped`);
+  try {
+    const parsed = parseAgentFile({ text: decoded.text, source, name, scope });
+    diagnostics.push(...parsed.diagnostics);
+    return parsed.ok ? { status: "valid", agent: parsed.agent } : { status: "invalid", name, scope, source };
+  } catch (error: unknown) {
+    return invalid(`cannot be parsed (${errorText(error)}); the file is skipped`);
+  }
 }
 
 function errorText(error: unknown): string {

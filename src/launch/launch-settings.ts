@@ -94,7 +94,7 @@ export function checkLaunchSettings(value: unknown, path: string): LaunchSetting
   const first = [...Value.Errors(LaunchSettingsSchema, value)].find((e) => e.keyword !== "boolean") ?? [...Value.Errors(LaunchSettingsSchema, value)][0];
   if (first) {
     const segments = first.instancePath.split("/").slice(1).map(decodePointer);
-    const got = segments.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], value);
+    const got = segments.reduce<unknown>((at, key) => (typeof at === "object" && at !== null && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined), value);
     const field = fieldPath(segments);
     const params = first.params as { additionalProperties?: string[]; requiredProperties?: string[] };
     if (first.keyword === "additionalProperties") {
@@ -131,7 +131,9 @@ function acceptedFor(segments: string[]): string {
   const names = segments.filter((s) => !/^\d+$/.test(s));
   if (names.length === 0) return ACCEPTED.piTeams ?? "";
   if (names.length === 2 && names[0] === "launchers") return ACCEPTED.launcher ?? "";
-  return ACCEPTED[names[names.length - 1] ?? ""] ?? ACCEPTED.piTeams ?? "";
+  const last = names[names.length - 1] ?? "";
+  // Own properties only: the names come from the user's file ("constructor", "toString", ...).
+  return (Object.hasOwn(ACCEPTED, last) ? ACCEPTED[last] : undefined) ?? ACCEPTED.piTeams ?? "";
 }
 
 function decodePointer(segment: string): string {

@@ -56,7 +56,9 @@ export function resolveLauncher(value: string | undefined, settings: LaunchSetti
     return { kind: "ssh", host: v.slice(4), options: s.options ?? [], ...(s.pi ? { pi: s.pi } : {}), ...(s.package ? { package: s.package } : {}) };
   }
   if (v === "podman" || v === "docker") return resolveEngine(v, settings, settingsPath);
-  const custom = settings.launchers?.[v];
+  // Own properties only: a role's `launcher: constructor` must not find Object.prototype's.
+  const launchers = settings.launchers ?? {};
+  const custom = Object.hasOwn(launchers, v) ? launchers[v] : undefined;
   if (!custom) {
     const defined = Object.keys(settings.launchers ?? {});
     throw new TeamError(

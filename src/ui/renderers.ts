@@ -104,7 +104,7 @@ export function renderTeammateReport(message: MessageLike, options: RenderOption
   const from = str(d["from"]);
   const status = str(d["status"]);
   const head: Segment[] = [{ text: from ? at(from) : "report", style: (t) => theme.bold(theme.fg("accent", t)) }];
-  if (status) head.push({ text: oneLine(status), style: (t) => theme.fg(REPORT_TONE[status] ?? "muted", t) });
+  if (status) head.push({ text: oneLine(status), style: (t) => theme.fg((Object.hasOwn(REPORT_TONE, status) ? REPORT_TONE[status] : undefined) ?? "muted", t) });
   return card(theme, options, head, body);
 }
 

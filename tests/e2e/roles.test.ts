@@ -10,6 +10,8 @@
  *   `/agent-teams model` sets, refuses and clears the team default, which the spawn result, the
  *   roster, the child's `--model` flag and `task_list` show.
  * - The effective tool grant is in roster.json before the teammate's first wake.
+ * - Issue 18.5: an alias-bomb file in `.pi/agents/` is refused by name; the leader's role guidance
+ *   still lists the other role, and spawning it works.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -17,6 +19,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseAgentFile } from "../../src/agents/parse.ts";
+import { aliasBomb } from "../support/alias-bomb.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ReplyToolCall } from "../support/scripted-model.ts";
 import { callText, leaderCommands, readRoster, startTeam, waitUntil, type AgentScript, type Team, type ToolEnd } from "../support/team.ts";
@@ -261,5 +264,27 @@ describe("model checks", () => {
     expect(pam.text).toContain("model Pi default (pi-default)");
     await reports(2);
     expect(t.model.callsOf("pam")[0]!.model).toBe("scripted-alt"); // no --model: Pi's default
+  });
+});
+
+describe("hostile agent files (issue 18.5)", () => {
+  it("with an alias-bomb file in .pi/agents, the leader starts, lists the other role and spawns it", async () => {
+    team = await startTeam({
+      agents: { "bomb.md": aliasBomb(), "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) },
+      scripts: { leader: leaderCommands({ WIN: [spawn("win", "worker", { prompt: "HELLO" })], BOOM: [spawn("bo", "bomb", { prompt: "HELLO" })] }), win: reporter },
+    });
+    const t = team;
+    const win = await runFor(t, "WIN", "teammate_spawn");
+    expect(win).toMatchObject({ isError: false, details: { agent: "worker", scope: "project" } });
+    const leaderSystem = t.model.callsOf("leader")[0]!.system;
+    expect(leaderSystem).toContain("- worker (project scope");
+    expect(leaderSystem).not.toContain("- bomb (");
+    await waitUntil("win's report", () => t.leader.customMessages("teammate-report").length >= 1, 30_000);
+    expect(callText(t.model.callsOf("win")[0]!)).toContain("You are a worker.");
+
+    const boom = await runFor(t, "BOOM", "teammate_spawn");
+    expectRefused(boom);
+    expect(boom.text).toContain(`${join(t.env.cwd, ".pi", "agents", "bomb.md")}: frontmatter expands to more than 1000 values`);
+    expect(t.model.callsOf("bo")).toEqual([]);
   });
 });
