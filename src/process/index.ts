@@ -20,4 +20,4 @@ export { dialogResponse, type AnswerUi } from "./ui-dialogs.ts";
 export { spawnPiChild, type PiChild, type SpawnCommand, type SpawnPiChildOptions, type StopOptions } from "./spawner.ts";
 export { PI_PACKAGE_NAME, resolvePiCli, type ResolvePiCliOptions } from "./pi-cli.ts";
 export { STDERR_TAIL_BYTES, openStderrLog, readTail, type StderrLog } from "./stderr-log.ts";
-export { REVIEWER_TOOLS, startReviewer, type Reviewer, type ReviewerOptions } from "./reviewer.ts";
+export { REVIEWER_TOOLS, reviewerArgs, startReviewer, type Reviewer, type ReviewerOptions } from "./reviewer.ts";

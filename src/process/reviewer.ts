@@ -25,8 +25,9 @@ export interface ReviewerOptions {
 
 /**
  * One fresh one-shot pi reviewer (R44, W9): its own `pi --mode rpc` process with no session,
- * no extensions and the read-only tool set. `ask` sends a prompt and resolves with the final
- * assistant text of that run; the same process answers a clarification. `stop` ends it.
+ * nothing loaded from the project (`reviewerArgs`) and the read-only tool set. `ask` sends a
+ * prompt and resolves with the final assistant text of that run; the same process answers a
+ * clarification. `stop` ends it.
  */
 export interface Reviewer {
   readonly pid: number;
@@ -39,12 +40,36 @@ export interface Reviewer {
 }
 
 /**
+ * The reviewer's pi argv (R44, W9): independent of the holder it judges. The holder can write
+ * files in the reviewer's cwd (its worktree or the project), so the reviewer loads nothing the
+ * project could plant: no extensions, skills, prompt templates or context files (AGENTS.md,
+ * CLAUDE.md), and neither `.pi/SYSTEM.md` nor `.pi/APPEND_SYSTEM.md`.
+ *
+ * Why the two empty strings hold (Pi 1.6, dist/core/resource-loader.js `reload`): the system prompt
+ * source is `--system-prompt ?? discoverSystemPromptFile()` and the append sources are
+ * `--append-system-prompt` when given, else `[discoverAppendSystemPromptFile()]`. An empty string is
+ * not nullish and `[""]` is truthy, so neither file is looked up; `resolvePromptInput("")` then
+ * returns undefined before any file lookup, so Pi uses its default prompt and no addendum. A
+ * non-empty text would not do: Pi first tries it as a file path relative to the cwd, which the
+ * holder controls.
+ */
+export function reviewerArgs(options: Pick<ReviewerOptions, "trusted" | "model">): string[] {
+  const args = [
+    "--mode", "rpc", "--no-session",
+    "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-context-files",
+    "--system-prompt", "", "--append-system-prompt", "",
+    "--tools", REVIEWER_TOOLS.join(","), trustFlag(options.trusted),
+  ];
+  if (options.model) args.push("--provider", options.model.provider, "--model", options.model.id);
+  return args;
+}
+
+/**
  * Starts a reviewer and waits until it answers `get_state`.
  * @throws as `spawnPiChild` and `waitReady`.
  */
 export async function startReviewer(options: ReviewerOptions): Promise<Reviewer> {
-  const args = ["--mode", "rpc", "--no-session", "--no-extensions", "--tools", REVIEWER_TOOLS.join(","), trustFlag(options.trusted)];
-  if (options.model) args.push("--provider", options.model.provider, "--model", options.model.id);
+  const args = reviewerArgs(options);
   const proc: PiChild = await spawnPiChild({
     piCli: options.piCli,
     args,
