@@ -201,9 +201,11 @@ export function boardPhase(): Phase {
       return { text: "Both board tasks are completed and reviewed; ana and ben are shut down." };
     }
     if (creates > created.length) return { text: "task_create failed; stopping here." };
+    // Both teammates idle first: the task_create notice goes to ana, and the dependent task, once
+    // ready, to ben, who never heard one (longest-unnoticed first, W20), whoever is quicker.
+    for (const name of WORKERS) if (!spawned(name)) return call("teammate_spawn", { name, agent: "implementer" });
     if (created.length === 0) return call("task_create", HELPER);
     if (created.length === 1) return call("task_create", { ...GREET, dependsOn: [created[0]] });
-    for (const name of WORKERS) if (!spawned(name)) return call("teammate_spawn", { name, agent: "implementer" });
     if (lastTools.includes("task_list")) {
       const board = contentText(mine.at(-1)?.content ?? "");
       const m = /: (\d+) tasks? \((\d+) completed\)\./.exec(board);
