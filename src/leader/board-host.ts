@@ -12,12 +12,11 @@ import {
   renderTaskList,
   reviveBoard,
   serializeBoard,
-  settledKey,
   type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
-import type { ActivityChange, TeamActivity } from "./headless.ts";
+import { BoardActivity } from "./board-activity.ts";
 import { assignmentsOf } from "./board-apply.ts";
 import type { BoardHostOptions, BoardWork } from "./board-host-types.ts";
 import { BoardIntents, type IntentAnswer, type PipeIntent } from "./board-intents.ts";
@@ -33,9 +32,10 @@ export * from "./board-host-types.ts";
  * worker intents and answers each with a decision file, runs verify reviewers, and turns the
  * core's effects into teammate mail and leader escalations. The only writer of the board (R48).
  * Its parts: persistence (board-snapshots.ts), intent files (board-intents.ts), reviewers
- * (board-reviews.ts), notices and waits (board-notices.ts), settle summaries (board-settle.ts).
+ * (board-reviews.ts), notices and waits (board-notices.ts), settle summaries (board-settle.ts),
+ * and what a headless run sees of it (board-activity.ts, `activity`).
  */
-export class BoardHost implements TeamActivity {
+export class BoardHost {
   readonly #o: BoardHostOptions & { now: () => number; intentGraceMs: number };
   #board: Board = createBoard();
   readonly #snapshots: BoardSnapshots;
@@ -43,9 +43,8 @@ export class BoardHost implements TeamActivity {
   readonly #reviews: BoardReviews;
   readonly #notices: BoardNotices;
   readonly #settle: BoardSettle;
-  /** The board's revision when loaded: a stuck board is reported only if this session changed it. */
-  #loadedRevision = 0;
-  readonly #activity = new Set<(change: ActivityChange) => void>();
+  /** The board as a headless run sees it (board-activity.ts). */
+  readonly activity: BoardActivity;
   #closed = false;
   /** Set when board.json could not be read: the board refuses to run rather than overwrite it. */
   #unavailable: string | undefined;
@@ -65,6 +64,8 @@ export class BoardHost implements TeamActivity {
     });
     this.#settle = new BoardSettle({ board: () => this.#board, teamWorking: () => this.#o.teamWorking?.() ?? false, escalate: (e) => this.#o.escalate(e), onSettled: this.#o.onSettled });
     this.#notices = new BoardNotices({ board: () => this.#board, mates: () => this.#o.mates(), apply, replan: () => this.offerWork(), paceMs: this.#o.paceMs, now });
+    const live = () => !this.#closed && !this.#unavailable;
+    this.activity = new BoardActivity({ board: () => this.#board, notices: this.#notices, reviewing: () => this.#reviews.busy, live });
     this.#reviews = new BoardReviews({
       piCli, cwdOf: this.#o.cwdOf ?? (() => cwd), trusted: this.#o.trusted ?? (() => false), env, teamModel: () => this.#o.teamModel(), logDir: join(layout.root, "reviewers"), note,
       // A verdict may complete a dependency: free teammates hear of what became claimable now,
@@ -74,7 +75,7 @@ export class BoardHost implements TeamActivity {
         this.offerWork();
       },
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
-      changed: () => this.#changedActivity(),
+      changed: () => this.activity.changed(),
       usage: (taskId, u) => this.#o.reviewerUsage?.(taskId, u),
     });
   }
@@ -98,38 +99,11 @@ export class BoardHost implements TeamActivity {
     if (read.kind !== "loaded") return;
     const revived = reviveBoard(read.file, this.#o.mates(), this.#o.now());
     this.#board = revived.board;
-    this.#loadedRevision = revived.board.revision;
+    this.activity.loaded(revived.board);
     // A board already settled when the leader starts was summarised before (or is history): no event.
     this.#settle.loaded(revived.board);
     this.#apply(revived.effects);
     if (revived.released.length > 0) this.#o.note(`board reloaded: ${revived.released.join(", ")} returned to pending (holders gone)`);
-  }
-
-  /**
-   * TeamActivity: a verify reviewer is running (its verdict still goes to a teammate or the
-   * leader), or the board can still move without the leader: claimable work and a living
-   * teammate that may take it, now or after its pace (W21).
-   */
-  busy(): boolean {
-    if (this.#reviews.busy) return true;
-    return !this.#closed && !this.#unavailable && this.#notices.canProgress();
-  }
-
-  /**
-   * The stuck summary (W21) when this session changed the board, it is not settled, and nothing
-   * it holds open can move without the leader (read once no teammate works: a claimed task then
-   * has an idle holder that owes it); else undefined. Read when a headless run is about to end.
-   */
-  stuck(): string | undefined {
-    if (this.#closed || this.#unavailable || this.#board.revision === this.#loadedRevision) return undefined;
-    if (this.#board.tasks.size === 0 || settledKey(this.#board) !== undefined || this.#notices.canProgress()) return undefined;
-    return this.#notices.stuckSummary();
-  }
-
-  /** TeamActivity: `status` when a reviewer starts or ends (its escalations are harness deliveries). */
-  subscribe(listener: (change: ActivityChange) => void): () => void {
-    this.#activity.add(listener);
-    return () => this.#activity.delete(listener);
   }
 
   /** A stream teammate's claim or submission, from its own pipe (src/leader/stream-records.ts). Never throws. */
@@ -171,7 +145,7 @@ export class BoardHost implements TeamActivity {
     this.#apply(created.effects);
     const mates = this.#o.mates();
     const plan = this.#notices.plan({ synchronous: true, onlyTaskIds: [created.task.id] });
-    this.#changedActivity();
+    this.activity.changed();
     const starting = this.#o.spawning?.() ?? [];
     return this.#withReport(describeCreate(this.#board, { created, plan, living: mates.length, starting, boardLabel }));
   }
@@ -197,7 +171,7 @@ export class BoardHost implements TeamActivity {
     if (this.#closed || this.#unavailable) return;
     this.#notices.plan();
     this.#checkSettled();
-    this.#changedActivity();
+    this.activity.changed();
   }
 
   /** Why pending `taskId` waits, for the console's Board page (W20); undefined when not pending. */
@@ -239,11 +213,6 @@ export class BoardHost implements TeamActivity {
    */
   teamChanged(): void {
     if (!this.#closed && !this.#unavailable) this.#settle.teamChanged();
-  }
-
-  /** Tells the activity listeners (a headless run's wait) that busy() may have changed. */
-  #changedActivity(): void {
-    for (const listener of this.#activity) listener("status");
   }
 
   /**
@@ -293,7 +262,7 @@ export class BoardHost implements TeamActivity {
     this.#checkSettled();
     if (!changed) return;
     this.#o.onChange?.(); // the roster shows which resources each teammate holds
-    this.#changedActivity();
+    this.activity.changed();
   }
 
   /** Stops watching, aborts reviewers and writes the last snapshot. Idempotent. */

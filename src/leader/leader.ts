@@ -129,8 +129,8 @@ export function registerLeader(pi: ExtensionAPI): void {
   });
   // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
   registerHeadless(pi, {
-    activities: () => (session ? [session.harness, session.board] : []),
-    stuck: () => session?.board.stuck(),
+    activities: () => (session ? [session.harness, session.board.activity] : []),
+    stuck: () => session?.board.activity.stuck(),
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
     stopTeam: () => stopTeam().then(({ stopped, kept }) => {
       const ended = endStopText(stopped);

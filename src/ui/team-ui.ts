@@ -39,7 +39,7 @@ export function installWidget(ctx: ExtensionContext, s: TeamSession): () => void
   }, { placement: "belowEditor" });
   const changed = (): void => widget?.changed();
   // The board tells of reviewers starting and ending.
-  const offs = [s.feed.subscribe(changed), s.harness.subscribe(changed), s.board.subscribe(changed)];
+  const offs = [s.feed.subscribe(changed), s.harness.subscribe(changed), s.board.activity.subscribe(changed)];
   return () => {
     for (const off of offs) off();
   };

@@ -9,6 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { useCleanups } from "../support/cleanups.ts";
 import type { LeaderDelivery } from "../../src/leader/harness.ts";
 import { TeamSession } from "../../src/leader/team-session.ts";
 import { appendInboxRecord, makeInboxRecord } from "../../src/mail/index.ts";
@@ -30,12 +31,11 @@ const isSummary = (c: ModelCall): boolean => c.system.startsWith("You are a cont
 const SUMMARY: Reply = { text: "## Goal\nSUMMARY OF THE WORK SO FAR" };
 
 let team: Team | undefined;
-const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await team?.stop();
   team = undefined;
-  for (const c of cleanups.splice(0).reverse()) await c();
 });
+const cleanup = useCleanups();
 
 describe("automatic compaction with a real leader", () => {
   it("compacts the teammate after its terminal report, once its run settled, and the leader's model makes no extra request", async () => {
@@ -84,7 +84,7 @@ async function session(handler: (c: ModelCall) => Reply | Promise<Reply>): Promi
     leaderModel: () => ({ provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID }),
     deliver: (d) => deliveries.push(d),
   });
-  cleanups.push(async () => {
+  cleanup(async () => {
     await s.close();
     await model.close();
     await env.cleanup();

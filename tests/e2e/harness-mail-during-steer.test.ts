@@ -4,7 +4,8 @@
  * because only an idle teammate got a second delivery. A teammate on a long task never got it.
  * Drives a real LeaderHarness with a real pi teammate held in a model call that never returns.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useCleanups } from "../support/cleanups.ts";
 import { LeaderHarness, type MailDelivery } from "../../src/leader/harness.ts";
 import { appendInboxRecord } from "../../src/mail/index.ts";
 import type { RpcChild, RpcCommand } from "../../src/process/index.ts";
@@ -14,10 +15,7 @@ import { peerMailAs } from "../support/peer-mail.ts";
 import { createPiEnv, SCRIPTED_MODEL_ID, SCRIPTED_PROVIDER } from "../support/pi-env.ts";
 import { startScriptedModel, type Reply } from "../support/scripted-model.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanup = useCleanups();
 
 async function until(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -44,7 +42,7 @@ async function world(): Promise<{ harness: LeaderHarness; delivered: MailDeliver
     mailDelivered: (e) => delivered.push(e),
   });
   const release = (): void => held.splice(0).forEach((answer) => answer());
-  cleanups.push(async () => {
+  cleanup(async () => {
     release();
     await harness.close();
     await model.close();

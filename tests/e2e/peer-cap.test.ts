@@ -14,6 +14,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { useCleanups } from "../support/cleanups.ts";
 import { LeaderHarness, type HarnessNote, type LeaderDelivery, type MailDelivery } from "../../src/leader/harness.ts";
 import { appendInboxRecord, readRosterFile } from "../../src/mail/index.ts";
 import { boardLayout, runtimeLayout } from "../../src/store/index.ts";
@@ -36,12 +37,11 @@ const PEER: Record<string, string> = { alice: "bob", bob: "alice" };
 const REFUSED = "send_message refused:";
 
 let team: Team | undefined;
-const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await team?.stop();
   team = undefined;
-  for (const c of cleanups.splice(0).reverse()) await c();
 });
+const cleanup = useCleanups();
 
 /** Tool results in a call's history that carry the cap's refusal. */
 const refusalsIn = (c: ModelCall): string[] =>
@@ -173,8 +173,11 @@ describe("peer-pair cap (W19)", () => {
   }, 240_000);
 
   it("records past the bound written straight into an inbox are not delivered; a leader message lifts the cut", async () => {
+    // Each resource is registered for cleanup as soon as it exists (run in reverse order).
     const model = await startScriptedModel(); // every teammate answers "ok"
+    cleanup(() => model.close());
     const env = await createPiEnv({ model });
+    cleanup(() => env.cleanup());
     await writeAgents(env, AGENTS);
     const layout = runtimeLayout(env.agentDir, "peer-cap");
     const events: Extract<LeaderDelivery, { kind: "harness_event" }>[] = [];
@@ -188,11 +191,7 @@ describe("peer-pair cap (W19)", () => {
       mailDelivered: (e) => delivered.push(e),
       note: (n) => notes.push(n),
     });
-    cleanups.push(async () => {
-      await harness.close();
-      await model.close();
-      await env.cleanup();
-    });
+    cleanup(() => harness.close());
     await harness.start();
     await harness.spawn({ name: "alice", agent: "worker" });
     await harness.spawn({ name: "bob", agent: "worker" });

@@ -32,28 +32,30 @@ function worker(c: ModelCall): Reply {
   return { text: "ok" };
 }
 
+/** alice and bob, both `worker`s, spawned and idle; `commands` are the leader's other directives. */
+async function twoWorkers(commands: Record<string, ReturnType<typeof sendCall>[]>): Promise<Team> {
+  const t = await startTeam({
+    agents: AGENTS,
+    scripts: { leader: leaderCommands({ SPAWN: [spawnCall("alice", "worker"), spawnCall("bob", "worker")], ...commands }), alice: worker, bob: worker },
+  });
+  team = t;
+  await t.run("SPAWN");
+  await waitStatus(t.runtimeDir, "alice", "idle", 30_000);
+  await waitStatus(t.runtimeDir, "bob", "idle", 30_000);
+  return t;
+}
+
 describe("partial lines in mailboxes", () => {
   it("garbage without LF in an outbox or an inbox does not swallow the next report or message", async () => {
-    team = await startTeam({
-      agents: AGENTS,
-      scripts: {
-        leader: leaderCommands({
-          SPAWN: [spawnCall("alice", "worker"), spawnCall("bob", "worker")],
-          REPORT: [sendCall("alice", "REPORT REPORT-AFTER-GARBAGE")],
-          TELL: [sendCall("bob", "TELL alice PEER-AFTER-GARBAGE")],
-        }),
-        alice: worker,
-        bob: worker,
-      },
+    const t = await twoWorkers({
+      REPORT: [sendCall("alice", "REPORT REPORT-AFTER-GARBAGE")],
+      TELL: [sendCall("bob", "TELL alice PEER-AFTER-GARBAGE")],
     });
-    const { model, runtimeDir } = team;
-    await team.run("SPAWN");
-    await waitStatus(runtimeDir, "alice", "idle", 30_000);
-    await waitStatus(runtimeDir, "bob", "idle", 30_000);
+    const { model, runtimeDir } = t;
 
     // Outbox: a partial line, then alice's real terminal report.
     await appendFile(join(runtimeDir, "outbox", "alice.jsonl"), "garbage-without-newline", { mode: 0o600 });
-    await team.run("REPORT");
+    await t.run("REPORT");
     const reportTurn = await model.waitForCall(
       (c) => c.agent === "leader" && c.toolResults.length === 0 && c.lastUser.includes('<teammate-report from="alice"'),
       30_000,
@@ -63,7 +65,7 @@ describe("partial lines in mailboxes", () => {
     // Inbox: a partial line, then bob's peer message to alice.
     await waitStatus(runtimeDir, "alice", "idle", 30_000);
     await appendFile(join(runtimeDir, "inbox", "alice.jsonl"), "more-garbage-without-newline", { mode: 0o600 });
-    await team.run("TELL");
+    await t.run("TELL");
     const peerTurn = await model.waitForCall((c) => c.agent === "alice" && c.lastUser.includes("PEER-AFTER-GARBAGE"), 30_000);
     expect(peerTurn.lastUser).toContain("PEER-AFTER-GARBAGE");
   });
@@ -71,20 +73,8 @@ describe("partial lines in mailboxes", () => {
 
 describe("a FIFO in place of a mailbox (issue 18)", () => {
   it("a peer's inbox replaced by a FIFO leaves the leader answering RPC, noted, and the team working", async () => {
-    team = await startTeam({
-      agents: AGENTS,
-      scripts: {
-        leader: leaderCommands({
-          SPAWN: [spawnCall("alice", "worker"), spawnCall("bob", "worker")],
-          REPORT: [sendCall("alice", "REPORT REPORT-AFTER-FIFO")],
-        }),
-        alice: worker,
-        bob: worker,
-      },
-    });
-    const { model, runtimeDir } = team;
-    await team.run("SPAWN");
-    await waitStatus(runtimeDir, "bob", "idle", 30_000);
+    const t = await twoWorkers({ REPORT: [sendCall("alice", "REPORT REPORT-AFTER-FIFO")] });
+    const { model, runtimeDir } = t;
     // What a teammate with bash can do: bob's inbox becomes a FIFO nobody writes. A blocking open
     // of it froze the leader's event loop (every RPC call unanswered).
     const inbox = join(runtimeDir, "inbox", "bob.jsonl");
@@ -93,9 +83,9 @@ describe("a FIFO in place of a mailbox (issue 18)", () => {
     const log = join(runtimeDir, "logs", "harness.log");
     await waitUntil("the FIFO to be noted", async () => (await readFile(log, "utf8").catch(() => "")).includes(`${inbox} is a FIFO, not a regular file`), 10_000);
     // The leader still answers (the bound only ends a frozen wait; it is no timing claim).
-    const state = await team.leader.proc.child.getState({ timeoutMs: 5_000 });
+    const state = await t.leader.proc.child.getState({ timeoutMs: 5_000 });
     expect(state).toBeDefined();
-    await team.run("REPORT");
+    await t.run("REPORT");
     const reportTurn = await model.waitForCall((c) => c.agent === "leader" && c.lastUser.includes("REPORT-AFTER-FIFO"), 30_000);
     expect(reportTurn.lastUser).toContain('<teammate-report from="alice"');
   });

@@ -33,6 +33,14 @@ function plan(board: Board, book: NoticeBook, teammates: NoticeTeammate[], now: 
   return planNotices(board, book, { teammates, now, paceMs: PACE });
 }
 const input = (teammates: NoticeTeammate[], now: number) => ({ teammates, assignments: [], now, paceMs: PACE });
+/** A board with task `code`, of which @bo heard at 0 ms (and, idle again, passed over). */
+function boNoticed(): { board: Board; book: NoticeBook } {
+  const board = newBoard();
+  const book = createNoticeBook();
+  add(board, "Code");
+  plan(board, book, [idle("bo")], 0);
+  return { board, book };
+}
 const why = (board: Board, book: NoticeBook, teammates: NoticeTeammate[], now: number, id: string) => waitReason(board, book, input(teammates, now), board.tasks.get(id)!);
 
 describe("the notice pace never delays a teammate that acted (W20)", () => {
@@ -89,10 +97,7 @@ describe("the notice pace never delays a teammate that acted (W20)", () => {
   });
 
   it("after a notice it passed over, the teammate waits out the pace, and task_list says for how long", () => {
-    const board = newBoard();
-    const book = createNoticeBook();
-    add(board, "Code");
-    plan(board, book, [idle("bo")], 0); // bo passes over it
+    const { board, book } = boNoticed(); // bo passes over it
     add(board, "Docs");
     expect(plan(board, book, [idle("bo")], 60_000).effects).toEqual([]);
     expect(why(board, book, [idle("bo")], 60_000, "docs")).toBe("next notice to @bo in 4m00s");
@@ -108,10 +113,7 @@ describe("the notice pace never delays a teammate that acted (W20)", () => {
 
 describe("why pending work waits, and whether the board can move (W20, W21)", () => {
   it("each wait has a short form for the Board page's cell", () => {
-    const board = newBoard();
-    const book = createNoticeBook();
-    add(board, "Code");
-    plan(board, book, [idle("bo")], 0);
+    const { board, book } = boNoticed();
     add(board, "Docs");
     const short = (teammates: NoticeTeammate[], id: string) => whyWaiting(board, book, input(teammates, 1_000), board.tasks.get(id)!)?.short;
     expect(short([idle("bo")], "docs")).toBe("notice @bo in 4m59s");
@@ -150,19 +152,13 @@ describe("why pending work waits, and whether the board can move (W20, W21)", ()
   });
 
   it("a paced teammate still counts as one that may take it: the board can move, later", () => {
-    const board = newBoard();
-    const book = createNoticeBook();
-    add(board, "Code");
-    plan(board, book, [idle("bo")], 0);
+    const { board, book } = boNoticed();
     add(board, "Docs");
     expect(canProgress(board, book, input([idle("bo")], 1_000))).toBe(true);
   });
 
   it("a task every living teammate passed over is stuck; a new teammate could take it", () => {
-    const board = newBoard();
-    const book = createNoticeBook();
-    add(board, "Code");
-    plan(board, book, [idle("bo")], 0);
+    const { board, book } = boNoticed();
     expect(why(board, book, [idle("bo")], 1_000, "code")).toBe("no teammate can take it: @bo passed over it");
     expect(canProgress(board, book, input([idle("bo")], 1_000))).toBe(false);
     expect(canProgress(board, book, input([idle("bo"), idle("cy")], 1_000))).toBe(true);
@@ -170,10 +166,7 @@ describe("why pending work waits, and whether the board can move (W20, W21)", ()
   });
 
   it("a task offered to a teammate reading its notice can progress", () => {
-    const board = newBoard();
-    const book = createNoticeBook();
-    add(board, "Code");
-    plan(board, book, [idle("bo")], 0);
+    const { board, book } = boNoticed();
     expect(why(board, book, [working("bo")], 1_000, "code")).toBe("offered to @bo, who is reading its notice");
     expect(canProgress(board, book, input([working("bo")], 1_000))).toBe(true);
   });

@@ -94,28 +94,28 @@ describe("BoardHost: busy while the board can move, stuck when it cannot (W21)",
     await w.host.start();
     w.host.create({ subject: "Docs" }, "test");
     expect(w.act("ann", "claim", "docs").ok).toBe(true);
-    expect(w.host.busy()).toBe(false); // ann holds it: nobody else may take anything
-    expect(w.host.stuck()).toContain("- `docs` [claimed] Docs: @ann holds it, idle, and has not submitted it");
+    expect(w.host.activity.busy()).toBe(false); // ann holds it: nobody else may take anything
+    expect(w.host.activity.stuck()).toContain("- `docs` [claimed] Docs: @ann holds it, idle, and has not submitted it");
     expect(w.act("ann", "submit", "docs", "completed").ok).toBe(true);
-    expect(w.host.stuck()).toBeUndefined();
+    expect(w.host.activity.stuck()).toBeUndefined();
     await w.host.close();
   });
 
   it("claimable work and a free teammate keep it busy; all assigned is stuck, with the reason", async () => {
     const w = world(["ann"]);
     await w.host.start();
-    expect(w.host.busy()).toBe(false);
-    expect(w.host.stuck()).toBeUndefined(); // an empty board is never stuck
+    expect(w.host.activity.busy()).toBe(false);
+    expect(w.host.activity.stuck()).toBeUndefined(); // an empty board is never stuck
     w.host.create({ subject: "Docs" }, "test");
     const ann = w.mates[0] as { idle: boolean; hasAssignment: boolean };
     ann.idle = false; // the notice woke her
-    expect(w.host.busy()).toBe(true); // she was offered it and may take it
+    expect(w.host.activity.busy()).toBe(true); // she was offered it and may take it
     ann.idle = true;
-    expect(w.host.busy()).toBe(false); // she went idle without claiming: passed over it
-    expect(w.host.stuck()).toContain("@ann passed over it");
+    expect(w.host.activity.busy()).toBe(false); // she went idle without claiming: passed over it
+    expect(w.host.activity.stuck()).toContain("@ann passed over it");
     ann.hasAssignment = true;
-    expect(w.host.busy()).toBe(false);
-    expect(w.host.stuck()).toContain("- `docs` [pending] Docs: no teammate can take it: @ann holds a direct assignment");
+    expect(w.host.activity.busy()).toBe(false);
+    expect(w.host.activity.stuck()).toContain("- `docs` [pending] Docs: no teammate can take it: @ann holds a direct assignment");
     expect(w.host.whyWaiting("docs")).toEqual({ text: "no teammate can take it: @ann holds a direct assignment", short: "@ann assigned" });
     await w.host.close();
   });
@@ -135,7 +135,7 @@ describe("BoardHost: a verify gate never strands work", () => {
     expect(w.act("ann", "claim", "docs").ok).toBe(true);
     expect(w.act("ann", "submit", "docs", "completed").ok).toBe(true);
     expect(w.host.board.tasks.get("docs")?.state.status).toBe("in_review");
-    await until(() => !w.host.busy(), "the reviewer to end");
+    await until(() => !w.host.activity.busy(), "the reviewer to end");
     expect(w.escalations).toEqual([expect.objectContaining({ kind: "verdict_missing", taskId: "docs" })]);
     expect(w.host.board.tasks.get("docs")?.state.status).toBe("claimed"); // ann keeps it and may resubmit
     await w.host.close();
@@ -151,7 +151,7 @@ describe("BoardHost: a verify gate never strands work", () => {
     await until(() => w.host.board.tasks.get("code")?.state.status === "completed", "the PASS verdict");
     // ann is told the verdict (she wakes for it); bo is idle and free and never heard of `docs`.
     expect(w.told.filter((t) => t.to === "bo").map((t) => t.text)).toEqual([expect.stringContaining("`docs`")]);
-    await until(() => !w.host.busy() || w.told.some((t) => t.to === "bo"), "the reviewer to end");
+    await until(() => !w.host.activity.busy() || w.told.some((t) => t.to === "bo"), "the reviewer to end");
     await w.host.close();
   });
 });

@@ -144,7 +144,7 @@ describe("installWidget", () => {
       workingRows: () => [],
       feed: { subscribe: () => () => undefined },
       harness: { subscribe: () => () => undefined },
-      board: { board, subscribe: (l: () => void) => (boardListeners.push(l), () => undefined) },
+      board: { board, activity: { subscribe: (l: () => void) => (boardListeners.push(l), () => undefined) } },
     } as unknown as TeamSession;
     const uninstall = installWidget(ctx, s);
     const tui = { terminal: { rows: 20, columns: 80 }, requestRender: vi.fn() };
