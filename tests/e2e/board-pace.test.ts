@@ -112,8 +112,9 @@ describe("work that flows under the default pace (W20)", () => {
     await team.run("TASK");
     const file = await team.waitBoard((f) => taskOf(f, "build")?.state.status === "completed", FLOW_TIMEOUT_MS);
     expect(taskOf(file, "build")!.failedSubmits).toBe(1);
+    // The board_settled turn may be the one run() sees settle: wait for the task_list result itself.
     await team.run("LIST");
-    const list = team.toolEnds("task_list").at(-1)!.text;
+    const list = await until("the task_list result", () => team!.toolEnds("task_list").at(-1)?.text, 30_000);
     expect(list).toContain("- `build` [completed · failed ×1] Build");
   });
 });
