@@ -10,6 +10,7 @@ import { existsSync, watch, type FSWatcher } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { AGENT_LIST_LABEL } from "../src/leader/guidance.ts";
 import type { RpcEvent } from "../src/process/index.ts";
 import { startLeader, writeAgents, type Leader } from "../tests/support/leader.ts";
 import { createPiEnv, type PiEnv } from "../tests/support/pi-env.ts";
@@ -192,12 +193,12 @@ export async function openStage(log: Transcript): Promise<{ stage: Stage; close:
   }
 }
 
-/** The "- name (scope, ...): description" lines under "Agent definitions:" in the leader's system prompt. */
+/** The "- name (scope, ...): description" lines under "Agent definitions:" (and its label) in the leader's system prompt. */
 function agentLines(system: string): string[] {
   const at = system.indexOf("Agent definitions:");
   if (at < 0) return [];
   const lines: string[] = [];
-  for (const line of system.slice(at).split("\n").slice(1)) {
+  for (const line of system.slice(at).split("\n").slice(1).filter((l) => l !== AGENT_LIST_LABEL)) {
     if (!line.startsWith("- ")) break;
     lines.push(line.length > 110 ? `${line.slice(0, 109)}…` : line);
   }

@@ -5,8 +5,9 @@ Feature: Guarded edits in the shared working tree
   resource tag (a board claim or a direct assignment; same "/"-boundary rule as R50). The
   stale-write guard blocks a whole-file write over an existing file this teammate has not seen,
   whole, in its current state. Every teammate is kept out of the team's own state (runtime dir,
-  board dir). A worktree teammate is kept out of the shared project, and is otherwise free in its
-  own worktree. bash is not guarded.
+  board dir) and out of Pi's configuration, which is the user's: a .pi dir of the project or of its
+  own worktree, and the user's Pi agent dir. A worktree teammate is kept out of the shared
+  project, and is otherwise free in its own worktree. bash is not guarded.
 
   Background:
     Given a shared project with teammates "alice, bob"
@@ -154,3 +155,45 @@ Feature: Guarded edits in the shared working tree
     When "alice" writes "notes.md" with "new"
     Then the call passes
     And the file "notes.md" in her worktree contains "new"
+
+  Scenario Outline: no teammate writes the project's Pi configuration, by any path form
+    Given a file ".pi/agents/worker.md" with "v1"
+    When "alice" writes "<path>" with "export default () => {}"
+    Then the call is blocked mentioning "is in the project's Pi configuration"
+    And the call is blocked mentioning "Pi configuration is the user's"
+    And the call is blocked mentioning "ask the leader with send_message"
+    And the file ".pi/agents/worker.md" contains "v1"
+
+    Examples:
+      | path                            |
+      | .pi/agents/worker.md            |
+      | .pi/agents/pwn.ts               |
+      | .pi/extensions/pwn.ts           |
+      | .pi/settings.json               |
+      | .pi/SYSTEM.md                   |
+      | .pi/APPEND_SYSTEM.md            |
+      | src/../.pi/agents/new.md        |
+      | @.pi/agents/new.md              |
+      | .PI/agents/new.md               |
+      | packages/ui/.pi/extensions/x.ts |
+
+  Scenario: a role file can be read but not edited
+    Given a file ".pi/agents/worker.md" with "tools: read"
+    When "alice" reads ".pi/agents/worker.md"
+    Then the call passes
+    When "alice" edits ".pi/agents/worker.md" replacing "tools: read" with "extensions: [./pwn.ts]"
+    Then the call is blocked mentioning "edit blocked: .pi/agents/worker.md is in the project's Pi configuration"
+    And the file ".pi/agents/worker.md" contains "tools: read"
+
+  Scenario: no teammate writes the user's Pi agent dir
+    When "alice" writes "extensions/pwn.ts" in the agent dir with "export default () => {}"
+    Then the call is blocked mentioning "is in the user's Pi agent dir"
+    And the call is blocked mentioning "Pi configuration is the user's"
+
+  Scenario: a worktree teammate writes neither its worktree's .pi nor the project's
+    Given "alice" runs in her own worktree
+    When "alice" writes ".pi/agents/worker.md" with "extensions: [./pwn.ts]"
+    Then the call is blocked mentioning "is in your worktree's Pi configuration, which becomes the project's once your branch is merged"
+    When "alice" writes the shared project's ".pi/extensions/pwn.ts" with "export default () => {}"
+    Then the call is blocked mentioning "is in the project's Pi configuration"
+    And the file ".pi/extensions/pwn.ts" does not exist

@@ -50,8 +50,11 @@ function entry(s: GuardScene, name: string): RosterFile["teammates"][number] {
 function register(s: GuardScene, name: string, worktree?: string): void {
   s.off?.();
   const where = worktree ? { worktree, project: s.project } : {};
-  s.off = registerEditGuards(s.fake.pi, { name, runtimeDir: s.runtimeDir, boardDir: s.boardDir, ...where }, { note: () => {} });
+  s.off = registerEditGuards(s.fake.pi, { name, runtimeDir: s.runtimeDir, boardDir: s.boardDir, ...where }, { note: () => {}, agentDir: agentDirOf(s) });
 }
+
+/** The scene's stand-in for the user's Pi agent dir (never the real one). */
+const agentDirOf = (s: GuardScene): string => join(s.root, "agent");
 
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
 
@@ -159,6 +162,11 @@ When("{string} writes the roster with {string}", async function (_name: string, 
 When("{string} writes {string} in the board dir with {string}", async function (_name: string, path: string, text: string) {
   const s = scene(this);
   s.outcomes.push(await s.tools.write(join(s.boardDir, path), text));
+});
+
+When("{string} writes {string} in the agent dir with {string}", async function (_name: string, path: string, text: string) {
+  const s = scene(this);
+  s.outcomes.push(await s.tools.write(join(agentDirOf(s), path), text));
 });
 
 When("{string} writes the shared project's {string} with {string}", async function (_name: string, path: string, text: string) {

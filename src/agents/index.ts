@@ -31,7 +31,7 @@ export {
   type AgentFrontmatterKey,
 } from "./schema.ts";
 export { resolveAgent, type ResolveAgentResult } from "./resolve.ts";
-export { formatAgentGuidance, formatUntrustedAgentsHint } from "./guidance.ts";
+export { formatAgentGuidance, formatUntrustedAgentsHint, MAX_DESCRIPTION_CHARS, quoteFileText } from "./guidance.ts";
 export {
   INLINE_DEFINITION_KEYS,
   parseInlineDefinition,

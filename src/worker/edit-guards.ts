@@ -4,6 +4,8 @@
  * Through Pi's `tool_call` hook it blocks an `edit` or `write`:
  *
  * - into the team's own state, the runtime dir or the board dir (every teammate);
+ * - into Pi's configuration: a `.pi` dir of the project or of its worktree, or the user's agent
+ *   dir (every teammate; src/guard/pi-config.ts);
  * - for a worktree teammate, into the shared project outside its own worktree;
  * - for a shared-tree teammate, into a resource another living teammate holds, and a `write`
  *   over a file this teammate has not seen whole in its current state; `tool_result` records the
@@ -15,11 +17,11 @@
  */
 import { homedir } from "node:os";
 import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
-import { checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
+import { checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile, type RosterFile } from "../mail/index.ts";
-import { errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
+import { agentDir, errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
-import { diskState, dirForms, locate, type Target } from "./guard-fs.ts";
+import { diskState, dirForms, locate, piConfigDirs, type Target } from "./guard-fs.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
@@ -37,6 +39,8 @@ export interface EditGuardOptions {
   readonly note?: (line: string) => void;
   /** Home dir for "~" in tool paths. Default: `os.homedir()`. */
   readonly homeDir?: string;
+  /** The user's Pi agent dir, which teammates never write. Default: PI_CODING_AGENT_DIR, else `~/.pi/agent`. */
+  readonly agentDir?: string;
 }
 
 const MAX_NOTES = 20;
@@ -46,7 +50,9 @@ const MAX_NOTES = 20;
  * teammate is the session cwd (`ctx.cwd`) at each call.
  *
  * - Scope (all teammates): an `edit`/`write` into `me.runtimeDir` or `me.boardDir` is blocked,
- *   saying which team tool to use. For a worktree teammate (`me.worktree` set) whose leader named
+ *   saying which team tool to use; one into Pi's configuration (a `.pi` dir of `me.project`, else
+ *   of the cwd, or of `me.worktree`; the agent dir outside `me.worktree`) is blocked, saying it is
+ *   the user's. For a worktree teammate (`me.worktree` set) whose leader named
  *   the shared project (`me.project`), one into the project outside its worktree is blocked too.
  *   A worktree teammate gets only this (one `tool_call` handler).
  * - Resource guard (shared tree): an `edit`/`write` at or under a tag held by another living
@@ -70,6 +76,7 @@ export function registerEditGuards(
   const rosterPath = options.rosterPath ?? runtimeLayoutAt(me.runtimeDir).roster;
   const readRoster = options.readRoster ?? (() => readRosterFile(rosterPath));
   const home = options.homeDir ?? homedir();
+  const piAgentDir = options.agentDir ?? agentDir(process.env);
   const versions = new FileVersions();
   const noted = new Set<string>();
   const note = (line: string): void => {
@@ -103,10 +110,11 @@ export function registerEditGuards(
   };
 
   const scope = async (tool: "edit" | "write", target: Target, cwd: string): Promise<ToolCallEventResult | undefined> => {
+    const paths = target.abs === target.real ? [target.abs] : [target.abs, target.real];
     const input: WriteScopeInput = {
       tool,
       display: target.display,
-      paths: target.abs === target.real ? [target.abs] : [target.abs, target.real],
+      paths,
       runtimeDir: await dirForms(me.runtimeDir, home),
       boardDir: await dirForms(me.boardDir, home),
       ...(me.worktree && me.project
@@ -114,6 +122,10 @@ export function registerEditGuards(
         : {}),
     };
     const verdict = checkWriteScope(input);
+    // Team state first (its message names the team tool to use), then Pi's configuration, then the shared tree.
+    if (!verdict.ok && verdict.reason === "team_state") return { block: true, reason: verdict.message };
+    const config = checkPiConfig({ tool, display: target.display, paths, ...(await piConfigDirs(me, cwd, piAgentDir, home)) });
+    if (!config.ok) return { block: true, reason: config.message };
     return verdict.ok ? undefined : { block: true, reason: verdict.message };
   };
 
