@@ -49,10 +49,11 @@ export const MAX_DESCRIPTION_CHARS = 200;
  * end the quotation or start a line of its own. Pure.
  *
  * Example: `"Reviews diffs"`; 300 `x` become `"xxx…x…"` of 199 `x` and `…`.
+ * @param max the cap in code points; default {@link MAX_DESCRIPTION_CHARS}.
  */
-export function quoteFileText(text: string): string {
+export function quoteFileText(text: string, max = MAX_DESCRIPTION_CHARS): string {
   const folded = Array.from(text.replace(/\s+/g, " ").trim());
-  const capped = folded.length > MAX_DESCRIPTION_CHARS ? `${folded.slice(0, MAX_DESCRIPTION_CHARS - 1).join("")}…` : folded.join("");
+  const capped = folded.length > max ? `${folded.slice(0, max - 1).join("")}…` : folded.join("");
   return JSON.stringify(capped);
 }
 

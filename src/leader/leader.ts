@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { formatAgentGuidance, formatUntrustedAgentsHint } from "../agents/index.ts";
+import { formatAgentGuidance, formatUntrustedAgentsHint, quoteFileText } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
 import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
@@ -19,6 +19,8 @@ import { installWidget } from "../ui/team-ui.ts";
 
 /** The package root, which every teammate loads with `-e`. */
 const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+/** At most this many characters of a skipped agent file's diagnostic go into the leader's prompt (issue 18). */
+const MAX_DIAGNOSTIC_CHARS = 400;
 
 /** Custom message types the leader's session receives (drawn by src/ui/renderers.ts). */
 export const REPORT_MESSAGE = TEAMMATE_REPORT_TYPE;
@@ -145,7 +147,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     const harness = s.harness;
     const discovery = await s.discover();
     const living = harness.members().filter((m) => m.living).map((m) => `${m.name} (${m.status})`);
-    const broken = discovery.diagnostics.filter((d) => d.severity === "error").map((d) => `- skipped: ${d.message}`);
+    // A parser's error can quote the broken file: quoted and capped like a description (issue 18).
+    const broken = discovery.diagnostics.filter((d) => d.severity === "error").map((d) => `- skipped: ${quoteFileText(d.message, MAX_DIAGNOSTIC_CHARS)}`);
     const untrusted = formatUntrustedAgentsHint(discovery);
     const none = untrusted ?? "(none: add .pi/agents/<name>.md files, or spawn with an inline definition)";
     const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
