@@ -6,10 +6,11 @@
  * with `setsid`). Where the leader runs as root, the child is started through util-linux
  * `setpriv`, which drops the capability from the bounding and inheritable sets before it execs
  * pi: a root process gets its permitted set from those two, so neither pi nor anything it starts
- * can have it again. The rule is `capsDrop` (pure); `readHostCaps` is the I/O.
+ * can have it again. The rule is `capsDrop` and `withoutSysAdmin` (pure); `readHostCaps` is the I/O.
  */
 import { readFile } from "node:fs/promises";
 import which from "which";
+import type { SpawnCommand } from "./spawner.ts";
 
 /** Capability numbers (linux/capability.h). */
 const CAP_SETPCAP = 8;
@@ -52,6 +53,12 @@ export function capsDrop(host: HostCaps): CapsDrop {
   if (!host.setpriv) return { prefix: [], note: `pi runs as root and util-linux setpriv is not on PATH, ${remains}` };
   if (host.setpcap === false) return { prefix: [], note: `pi runs as root without CAP_SETPCAP, which setpriv needs to drop a capability, ${remains}` };
   return { prefix: [host.setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", "--"] };
+}
+
+/** `command` started through `capsDrop(host).prefix`; `command` itself when there is none. Pure. */
+export function withoutSysAdmin(command: SpawnCommand, host: HostCaps): SpawnCommand {
+  const [wrapper, ...args] = capsDrop(host).prefix;
+  return wrapper ? { file: wrapper, args: [...args, command.file, ...command.args], extendEnv: command.extendEnv } : command;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { execa } from "execa";
 import { setTimeout as sleep } from "node:timers/promises";
 import { onExit } from "signal-exit";
-import { capsDrop, readHostCaps } from "./caps-drop.ts";
+import { readHostCaps, withoutSysAdmin } from "./caps-drop.ts";
 import { ChildExitedError, type ChildExit, type TerminationReason } from "./child-errors.ts";
 import { RpcChild } from "./rpc-client.ts";
 import { waitReady } from "./rpc-commands.ts";
@@ -158,14 +158,10 @@ export async function spawnPiChild(options: SpawnPiChildOptions): Promise<PiChil
   options.signal?.throwIfAborted();
   const now = options.now ?? Date.now;
   const label = options.label ?? "pi child";
-  let command = commandOf(options);
-  const prefix = options.dropSysAdmin ? capsDrop(await readHostCaps()).prefix : [];
-  const [wrapper, ...wrapperArgs] = prefix;
-  if (wrapper) command = { file: wrapper, args: [...wrapperArgs, command.file, ...command.args], extendEnv: command.extendEnv };
-  const log = openStderrLog(
-    options.stderrLog,
-    `=== ${new Date(now()).toISOString()} spawn ${label}: ${(options.command ? [...prefix, options.command.file, ...options.command.args] : [...prefix, options.piCli, ...options.args]).join(" ")} ===`,
-  );
+  const plain = commandOf(options);
+  const command = options.dropSysAdmin ? withoutSysAdmin(plain, await readHostCaps()) : plain;
+  const shown = options.command || command !== plain ? [command.file, ...command.args] : [options.piCli, ...options.args];
+  const log = openStderrLog(options.stderrLog, `=== ${new Date(now()).toISOString()} spawn ${label}: ${shown.join(" ")} ===`);
   let subprocess: ChildSubprocess;
   try {
     subprocess = startSubprocess(options, command, log.fd);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CAP_SYS_ADMIN, capMask, capsDrop, hasCap, type HostCaps } from "../../../src/process/index.ts";
+import { CAP_SYS_ADMIN, capMask, capsDrop, hasCap, withoutSysAdmin, type HostCaps } from "../../../src/process/index.ts";
 
 const ROOT: HostCaps = { root: true, sysAdmin: true, setpcap: true, setpriv: "/usr/bin/setpriv" };
 
@@ -23,6 +23,23 @@ describe("capsDrop: a local child of a root leader starts without CAP_SYS_ADMIN"
     const noSetpcap = capsDrop({ ...ROOT, setpcap: false });
     expect(noSetpcap.prefix).toEqual([]);
     expect(noSetpcap.note).toMatch(/^pi runs as root without CAP_SETPCAP, which setpriv needs/);
+  });
+});
+
+describe("withoutSysAdmin: the command a local child is started with", () => {
+  const pi = { file: "/usr/bin/node", args: ["/pi/cli.js", "--mode", "rpc"], extendEnv: true };
+
+  it("root with setpriv: setpriv execs the same command, environment rule kept", () => {
+    expect(withoutSysAdmin(pi, ROOT)).toEqual({
+      file: "/usr/bin/setpriv",
+      args: ["--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", "--", "/usr/bin/node", "/pi/cli.js", "--mode", "rpc"],
+      extendEnv: true,
+    });
+  });
+
+  it("nothing to drop, or no way to: the command as it is", () => {
+    expect(withoutSysAdmin(pi, { ...ROOT, root: false })).toBe(pi);
+    expect(withoutSysAdmin(pi, { ...ROOT, setpriv: undefined })).toBe(pi);
   });
 });
 
