@@ -125,6 +125,9 @@ function planBwrap(input: LaunchPlanInput, env: Record<string, string>): LaunchP
   const inside = hidden.filter((h) => h !== rw && contains(rw, h));
   const args = [
     "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
+    // As root bwrap keeps every capability unless told: with CAP_SYS_ADMIN the box could unmount
+    // the tmpfs that hides the team's state and socket dirs, or remount a read-only bind writable.
+    "--cap-drop", "ALL",
     "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
     // The team's state goes first, so a worktree inside the worktrees root is bound back after it.
     ...hidden.filter((h) => !inside.includes(h)).flatMap((h) => ["--tmpfs", h]),

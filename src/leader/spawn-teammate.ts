@@ -145,6 +145,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     const answerUi = o.answerUi;
     m.proc = await spawnPiChild({
       piCli: o.piCli, args: plan.args, command, cwd: m.cwd(o.cwd), env: command.env, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
+      dropSysAdmin: launch.launcher.kind === "local", // a launcher (bwrap as root) may need it itself
       // A stream teammate's pipe is its identity: it gets no spawn key (nor the fd-3 pipe).
       ...(command.transport === "files" ? { spawnKey: team.keys.issue(req.name, spawnId) } : {}),
       ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),

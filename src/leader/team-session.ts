@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
-import { resolvePiCli } from "../process/index.ts";
+import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
@@ -190,6 +190,11 @@ export class TeamSession {
       this.board.teamChanged(); // subscribed first: the summary is queued before a headless wait ends
     });
     await this.board.start();
+    // Once per session: a root leader whose children keep CAP_SYS_ADMIN (no setpriv) is told so.
+    void readHostCaps().then((host) => {
+      const { note } = capsDrop(host);
+      if (note) this.notes.add(note);
+    });
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
     // Then the worktrees those sessions (or this one, before a crash) left uncommitted.
     const note = (text: string): void => this.notes.add(text);

@@ -17,6 +17,7 @@ export { RpcChild, type RpcChildOptions, type RpcChildState } from "./rpc-client
 export { RpcCommands, waitReady, type NextEventOptions, type SendOptions } from "./rpc-commands.ts";
 export type { RpcChildStats, RpcDiagnostic, UiRequestRecord } from "./rpc-recorder.ts";
 export { dialogResponse, type AnswerUi } from "./ui-dialogs.ts";
+export { CAP_SYS_ADMIN, capMask, capsDrop, hasCap, readHostCaps, withoutSysAdmin, type CapsDrop, type HostCaps } from "./caps-drop.ts";
 export { spawnPiChild, type PiChild, type SpawnCommand, type SpawnPiChildOptions, type StopOptions } from "./spawner.ts";
 export { PI_PACKAGE_NAME, resolvePiCli, type ResolvePiCliOptions } from "./pi-cli.ts";
 export { STDERR_TAIL_BYTES, openStderrLog, readTail, type StderrLog } from "./stderr-log.ts";

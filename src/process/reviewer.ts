@@ -77,6 +77,7 @@ export async function startReviewer(options: ReviewerOptions): Promise<Reviewer>
     env: { ...options.env, [ENV.role]: "reviewer", [ENV.name]: undefined, [ENV.spawnId]: undefined },
     stderrLog: options.stderrLog,
     label: options.label,
+    dropSysAdmin: true,
   });
   try {
     await proc.waitReady(30_000);

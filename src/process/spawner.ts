@@ -5,6 +5,8 @@
  */
 import { execa } from "execa";
 import { setTimeout as sleep } from "node:timers/promises";
+import { onExit } from "signal-exit";
+import { readHostCaps, withoutSysAdmin } from "./caps-drop.ts";
 import { ChildExitedError, type ChildExit, type TerminationReason } from "./child-errors.ts";
 import { RpcChild } from "./rpc-client.ts";
 import { waitReady } from "./rpc-commands.ts";
@@ -12,24 +14,33 @@ import type { RpcSessionState } from "./rpc-types.ts";
 import { openStderrLog, type StderrLog } from "./stderr-log.ts";
 import type { AnswerUi } from "./ui-dialogs.ts";
 
-function startSubprocess(options: SpawnPiChildOptions, stderrFd: number) {
+function startSubprocess(options: SpawnPiChildOptions, command: SpawnCommand, stderrFd: number) {
   // The child writes stderr straight into the log file (no pump through this process, so the
   // tail is complete when `close` fires). execa passes any integer fd natively to spawn
   // (execa lib/stdio/type.js: 'native'); its types only list 3..9, hence the cast. Fd 3, when
   // asked for, is the pipe that carries the spawn key (src/mail/seal.ts).
   const stdio = ["pipe", "pipe", stderrFd as 3, ...(options.spawnKey ? ["pipe" as const] : [])] as const;
-  const command = commandOf(options);
-  return execa(command.file, command.args, {
+  const subprocess = execa(command.file, command.args, {
     cwd: options.cwd,
     env: options.env ?? {},
     extendEnv: command.extendEnv,
     stdio,
     buffer: false,
     reject: false,
-    cleanup: true, // kill the child if the leader process exits
+    // setsid: its own session with no controlling terminal, so nothing in it can open /dev/tty
+    // or push keystrokes into the user's terminal (issue 18). Still ref'd: the leader waits on
+    // it as before. execa skips its `cleanup` for a detached child: the exit hook below does it.
+    detached: true,
+    cleanup: false,
     forceKillAfterDelay: false, // escalation is ours (stop), not execa's
     windowsHide: true,
   });
+  // Kill the child if the leader process exits (what execa's `cleanup` does, signal-exit too);
+  // a SIGKILLed leader cannot, and its children end on stdin EOF instead.
+  const removeExitHook = onExit(() => void subprocess.kill());
+  subprocess.once("close", () => removeExitHook());
+  subprocess.once("error", () => removeExitHook());
+  return subprocess;
 }
 
 type ChildSubprocess = ReturnType<typeof startSubprocess>;
@@ -82,6 +93,12 @@ export interface SpawnPiChildOptions {
   closeAfterExitMs?: number;
   /** Answers the child's dialogs (`RpcChildOptions.answerUi`). Default: every dialog is cancelled at once. */
   answerUi?: AnswerUi;
+  /**
+   * Start the command through `setpriv` without CAP_SYS_ADMIN when the leader runs as root
+   * (src/process/caps-drop.ts): for local pi children only, not a launcher that needs the
+   * capability itself (bwrap). Default false.
+   */
+  dropSysAdmin?: boolean;
   /**
    * A teammate's spawn key (src/mail/seal.ts): written as hex plus LF into a pipe on the child's
    * fd 3, which is then closed, so only the child can read it (never the environment or a file).
@@ -141,13 +158,13 @@ export async function spawnPiChild(options: SpawnPiChildOptions): Promise<PiChil
   options.signal?.throwIfAborted();
   const now = options.now ?? Date.now;
   const label = options.label ?? "pi child";
-  const log = openStderrLog(
-    options.stderrLog,
-    `=== ${new Date(now()).toISOString()} spawn ${label}: ${(options.command ? [options.command.file, ...options.command.args] : [options.piCli, ...options.args]).join(" ")} ===`,
-  );
+  const plain = commandOf(options);
+  const command = options.dropSysAdmin ? withoutSysAdmin(plain, await readHostCaps()) : plain;
+  const shown = options.command || command !== plain ? [command.file, ...command.args] : [options.piCli, ...options.args];
+  const log = openStderrLog(options.stderrLog, `=== ${new Date(now()).toISOString()} spawn ${label}: ${shown.join(" ")} ===`);
   let subprocess: ChildSubprocess;
   try {
-    subprocess = startSubprocess(options, log.fd);
+    subprocess = startSubprocess(options, command, log.fd);
   } finally {
     log.closeFd(); // the child holds its own copy once spawn() returned
   }

@@ -2,7 +2,8 @@
  * Issue 10 (launchers) on the real pi CLI and real bubblewrap: a `launcher: bwrap` teammate
  * starts inside bwrap, reads the scripted model from its (private, read-only bound) agent dir,
  * and makes its first model request. Its bash sees the project read-write, the user's agent dir
- * read-only, the team's runtime and board dirs empty, its own TMPDIR, and only its own processes.
+ * read-only, the team's runtime and board dirs empty, its own TMPDIR, only its own processes, and
+ * no capability (as root it can neither unmount what hides the team's state nor remount `/` writable).
  * Skipped where bwrap is missing or cannot make namespaces (npm test installs it where it can).
  */
 import { existsSync } from "node:fs";
@@ -31,6 +32,9 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap", () => {
         `echo "tmpdir=$TMPDIR"`,
         `echo "procs=$(ls /proc | grep -c '^[0-9]')"`,
         `echo "transport=$PI_TEAMS_TRANSPORT"`,
+        `echo "capeff=$(grep CapEff /proc/self/status | cut -f2)"`,
+        `(umount ${runtimeDir} 2>/dev/null && echo hidden=unmounted) || echo hidden=kept`,
+        "(mount -o remount,rw,bind / 2>/dev/null && echo remount=rw) || echo remount=refused",
       ].join("; ");
     team = await startTeam({
       agents: { "boxed.md": agentFile("boxed", "You work in a box.", { tools: "bash", launcher: "bwrap" }) },
@@ -51,6 +55,10 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap", () => {
     expect(out).toContain("agent=ro");
     expect(out).toContain("project=rw");
     expect(out).toContain("transport=stream");
+    // No capability: as root, CAP_SYS_ADMIN would undo the box (unmount what hides, remount writable).
+    expect(out).toContain("capeff=0000000000000000");
+    expect(out).toContain("hidden=kept");
+    expect(out).toContain("remount=refused");
     expect(out).toMatch(/procs=\d\b/); // bwrap's init, pi and the shell: no peer, no leader
     const tmp = /tmpdir=(\S+)/.exec(out)?.[1] ?? "";
     expect(tmp).toMatch(/pi-teams-boxes\/\d+-boxy-/);

@@ -50,12 +50,13 @@ export function startTmux(script: string, size = { columns: 200, rows: 50 }): {
 /**
  * A shell script that starts the leader TUI in `env`. Its stderr goes to `<root>/leader.log` (it
  * would garble the screen), or with `stderr: "terminal"` to the pane, for what Pi prints at exit.
+ * `prelude`: shell lines run in the pane before pi replaces the shell (same session and terminal).
  */
-export async function leaderScript(env: PiEnv, opts: { stderr?: "log" | "terminal"; extraEnv?: Record<string, string>; args?: readonly string[] } = {}): Promise<string> {
+export async function leaderScript(env: PiEnv, opts: { stderr?: "log" | "terminal"; extraEnv?: Record<string, string>; args?: readonly string[]; prelude?: readonly string[] } = {}): Promise<string> {
   const path = join(env.root, "leader.sh");
   const exports = Object.entries({ ...env.env, ...opts.extraEnv }).map(([k, v]) => `export ${k}=${JSON.stringify(v)}`);
   const cmd = [env.nodePath, env.piCli, "-a", "--no-extensions", "-e", PACKAGE_DIR, "--no-session", ...(opts.args ?? [])].map((a) => JSON.stringify(a)).join(" ");
-  await writeFile(path, ["#!/bin/sh", ...exports, `cd ${JSON.stringify(env.cwd)}`, `exec ${cmd}${opts.stderr === "terminal" ? "" : ` 2>>${JSON.stringify(join(env.root, "leader.log"))}`}`, ""].join("\n"));
+  await writeFile(path, ["#!/bin/sh", ...exports, `cd ${JSON.stringify(env.cwd)}`, ...(opts.prelude ?? []), `exec ${cmd}${opts.stderr === "terminal" ? "" : ` 2>>${JSON.stringify(join(env.root, "leader.log"))}`}`, ""].join("\n"));
   await chmod(path, 0o700);
   return path;
 }
@@ -71,8 +72,8 @@ export interface TuiTeam {
 }
 
 /**
- * Starts a `TuiTeam`; `stderr`, `extraEnv` (the leader's environment) and `args` (more pi CLI
- * arguments, e.g. `--tui-mode regular`) as in `leaderScript`; `settings` are merged into the
+ * Starts a `TuiTeam`; `stderr`, `extraEnv` (the leader's environment), `args` (more pi CLI
+ * arguments, e.g. `--tui-mode regular`) and `prelude` as in `leaderScript`; `settings` are merged into the
  * agent dir's settings.json. Cleans up what it made if a step fails.
  */
 export async function startTuiTeam(o: {
@@ -83,13 +84,14 @@ export async function startTuiTeam(o: {
   settings?: Record<string, unknown>;
   extraEnv?: Record<string, string>;
   args?: readonly string[];
+  prelude?: readonly string[];
 }): Promise<TuiTeam> {
   const model = await startScriptedModel({ handler: o.handler });
   let env: PiEnv | undefined;
   try {
     env = await createPiEnv({ model, ...(o.settings ? { settings: o.settings } : {}) });
     await writeAgents(env, o.agents);
-    const script = await leaderScript(env, { ...(o.stderr ? { stderr: o.stderr } : {}), ...(o.extraEnv ? { extraEnv: o.extraEnv } : {}), ...(o.args ? { args: o.args } : {}) });
+    const script = await leaderScript(env, { ...(o.stderr ? { stderr: o.stderr } : {}), ...(o.extraEnv ? { extraEnv: o.extraEnv } : {}), ...(o.args ? { args: o.args } : {}), ...(o.prelude ? { prelude: o.prelude } : {}) });
     const tui = startTmux(script, o.size);
     const made = env;
     return { model, env, tui, stop: async () => { tui.kill(); await model.close(); await made.cleanup(); } };

@@ -43,7 +43,7 @@ describe("planLaunch", () => {
     const plan = planLaunch(input("bwrap", { env: ["SECRET_THING"] }, { sandbox, worktree: "/home/u/.pi/agent/worktrees/k/boxy-1", cwd: "/home/u/.pi/agent/worktrees/k/boxy-1/sub" }));
     expect(plan.file).toBe("bwrap");
     expect(plan.args).toEqual([
-      "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc",
+      "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL",
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
       "--tmpfs", "/home/u/.pi/agent/tasks/k", "--tmpfs", "/home/u/.pi/agent/teammate/k", "--tmpfs", "/home/u/.pi/agent/worktrees/k",
       "--bind", "/home/u/.pi/agent/worktrees/k/boxy-1", "/home/u/.pi/agent/worktrees/k/boxy-1",
