@@ -63,6 +63,7 @@ export class LeaderHarness implements TeamActivity {
       // The compactor hears of terminal reports, and of quiet idles before the board offers work.
       deliver: (d) => {
         if (d.kind === "report") this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
+        if (d.kind === "report") this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId })?.calls.reset(); // a new streak of model calls
         if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
         options.deliver(d);
       },
@@ -192,26 +193,34 @@ export class LeaderHarness implements TeamActivity {
    * Ignored for an incarnation that no longer lives.
    */
   assignmentBoundary(who: { name: string; spawnId: string }): void {
-    const m = this.living(who.name);
-    if (m && m.spawnId === who.spawnId) this.#compactor.boundary(m);
+    const m = this.#incarnation(who);
+    if (m) this.#compactor.boundary(m);
   }
 
   /**
    * A board submission of `who` was accepted: a board step, which resets its pairs under the
-   * peer-pair cap (W19), and an assignment boundary. Ignored for an incarnation that no longer lives.
+   * peer-pair cap (W19) and its streak of model calls, and an assignment boundary. Ignored for an incarnation that no longer lives.
    */
   submitted(who: { name: string; spawnId: string }): void {
-    const m = this.living(who.name);
-    if (m && m.spawnId === who.spawnId) this.#team.peers.reset(m.name, "a board submission");
+    const m = this.#incarnation(who);
+    if (m) this.#team.peers.reset(m.name, "a board submission");
+    m?.calls.reset(); // a new streak of model calls
     this.assignmentBoundary(who);
   }
 
   /**
    * The board changed; `held(m)` lists the task ids living teammate `m` holds now. A task it did
-   * not hold before is an accepted claim: a board step, which resets its pairs (W19).
+   * not hold before is an accepted claim: a board step, which resets its pairs (W19) and its
+   * streak of model calls.
    */
   boardChanged(held: (m: Member) => string[]): void {
-    for (const m of this.members()) if (m.living) this.#team.peers.held(m, held(m));
+    for (const m of this.members()) if (m.living && this.#team.peers.held(m, held(m))) m.calls.reset();
+  }
+
+  /** The living teammate `who` names, if it is still that incarnation. */
+  #incarnation(who: { name: string; spawnId: string }): Member | undefined {
+    const m = this.living(who.name);
+    return m?.spawnId === who.spawnId ? m : undefined;
   }
 
   /**

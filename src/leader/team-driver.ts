@@ -3,6 +3,7 @@ import { SpawnKeys, type RosterFile } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import { transition, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
+import { LOOP_EVENT, loopEventText } from "../team/model-call-rate.ts";
 import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
@@ -162,6 +163,7 @@ export class TeamDriver implements TeamActivity {
    */
   onRpcEvent(m: Member, event: RpcEvent): void {
     this.hook(() => this.#o.onRpcEvent?.(m, event), m);
+    if (event.type === "message_end" && event.message.role === "assistant") this.#modelCall(m);
     for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
     const events = eventsFromRpc(event);
     if (event.type !== "agent_settled") {
@@ -175,6 +177,17 @@ export class TeamDriver implements TeamActivity {
       const claim = this.#o.openClaim?.(m);
       return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
     });
+  }
+
+  /**
+   * One model call of `m` (an assistant message ended): at a loop's rate with no report or board
+   * step since (src/team/model-call-rate.ts), a note and one harness event; nothing is stopped.
+   */
+  #modelCall(m: Member): void {
+    const streak = m.calls.call(this.#o.now());
+    if (!streak) return;
+    this.note(`model-call rate: ${streak.calls} calls in ${streak.spanMs} ms with no report or board step (${streak.total} in the streak); the leader is told (${LOOP_EVENT})`, m);
+    this.event(LOOP_EVENT, m.name, loopEventText(m.name, streak));
   }
 
   /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
