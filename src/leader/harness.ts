@@ -7,6 +7,7 @@ import { WorktreeLocks } from "../isolation/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
+import { LOOP_CALLS } from "../team/model-call-rate.ts";
 import { PEER_PAIR_CAP } from "../team/peer-pairs.ts";
 import type { SendRequest } from "../team/routing.ts";
 import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
@@ -59,11 +60,12 @@ export class LeaderHarness implements TeamActivity {
       worktreeLocks: new WorktreeLocks(),
       compaction: { at: 0 },
       peerPairCap: PEER_PAIR_CAP,
+      loopCalls: LOOP_CALLS,
       ...options,
       // The compactor hears of terminal reports, and of quiet idles before the board offers work.
       deliver: (d) => {
         if (d.kind === "report") this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
-        if (d.kind === "report") this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId })?.calls.reset(); // a new streak of model calls
+        if (d.kind === "report") this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
         if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
         options.deliver(d);
       },
@@ -204,7 +206,7 @@ export class LeaderHarness implements TeamActivity {
   submitted(who: { name: string; spawnId: string }): void {
     const m = this.#incarnation(who);
     if (m) this.#team.peers.reset(m.name, "a board submission");
-    m?.calls.reset(); // a new streak of model calls
+    this.#newStreak(m);
     this.assignmentBoundary(who);
   }
 
@@ -214,7 +216,12 @@ export class LeaderHarness implements TeamActivity {
    * streak of model calls.
    */
   boardChanged(held: (m: Member) => string[]): void {
-    for (const m of this.members()) if (m.living && this.#team.peers.held(m, held(m))) m.calls.reset();
+    for (const m of this.members()) if (m.living && this.#team.peers.held(m, held(m))) this.#team.newStreak(m);
+  }
+
+  /** A report of `m` reached the leader or a board step of it was accepted: a new streak of model calls. */
+  #newStreak(m: Member | undefined): void {
+    if (m) this.#team.newStreak(m);
   }
 
   /** The living teammate `who` names, if it is still that incarnation. */

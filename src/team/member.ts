@@ -9,7 +9,6 @@ import type { TeammateStatus } from "./routing.ts";
 import type { ModelRef } from "./spawn-plan.ts";
 import type { Transport } from "./identity.ts";
 import type { HeldClaim } from "./prompts.ts";
-import { ModelCallRate } from "./model-call-rate.ts";
 
 /**
  * One incarnation of a teammate as the leader's harness tracks it: fixed facts, the process, and
@@ -56,8 +55,6 @@ export class Member {
   readonly reports: Array<{ status: string; body: string }> = [];
   /** Board tasks it held when it went away, named for a successor (never transferred). */
   claimsAtStop: HeldClaim[] = [];
-  /** Its model calls since its last report or board step (issue 18: one leader event for a loop). */
-  readonly calls = new ModelCallRate();
   /** Listeners to release when the child closes. */
   readonly disposers: (() => void)[] = [];
   /** Resolves once the harness has finished handling the child's close. */

@@ -3,8 +3,8 @@
  * calls in a short time with no report and no board step in between is looping (a scripted
  * misbehaving teammate called `task_list` 975 times in 45 s, unseen), and the leader is told once.
  * Nothing is stopped. No clock: every `at` is given (ms since the epoch). The shell is
- * src/leader/team-driver.ts (it counts each assistant `message_end` of the teammate's RPC stream)
- * and src/leader/harness.ts (the steps that reset the count).
+ * src/leader/team-driver.ts (one per incarnation; it counts each assistant `message_end` of the
+ * teammate's RPC stream) and src/leader/harness.ts (the steps that start a new streak).
  */
 
 /**
@@ -22,6 +22,21 @@
 export const LOOP_CALLS = 100;
 /** The window of {@link LOOP_CALLS}, in ms. */
 export const LOOP_WINDOW_MS = 60_000;
+
+/**
+ * Reads `PI_TEAMMATE_LOOP_CALLS` (a whole number of model calls within {@link LOOP_WINDOW_MS};
+ * `0` turns the rule off, for the fault suite's floods, where a teammate answering 10,000 mails
+ * is the point). Unset or blank keeps {@link LOOP_CALLS}; a bad value (or 1) keeps it too and
+ * returns a warning naming the variable, the value and what is accepted.
+ */
+export function resolveLoopCalls(env: NodeJS.ProcessEnv): { calls: number; warnings: string[] } {
+  const raw = env.PI_TEAMMATE_LOOP_CALLS?.trim();
+  if (raw === undefined || raw === "") return { calls: LOOP_CALLS, warnings: [] };
+  if (!/^\d+$/.test(raw) || Number(raw) === 1) {
+    return { calls: LOOP_CALLS, warnings: [`PI_TEAMMATE_LOOP_CALLS="${env.PI_TEAMMATE_LOOP_CALLS}" is not a whole number of model calls of at least 2 (0 turns the rule off); using ${LOOP_CALLS}.`] };
+  }
+  return { calls: Number(raw), warnings: [] };
+}
 
 /** A streak that reached the rate: what the leader is told. */
 export interface LoopStreak {
@@ -49,14 +64,15 @@ export class ModelCallRate {
   #raised = false;
 
   /**
-   * @param limits the loop rate; default {@link LOOP_CALLS} in {@link LOOP_WINDOW_MS}.
+   * @param limits the loop rate; default {@link LOOP_CALLS}, window default {@link LOOP_WINDOW_MS}.
    * @throws RangeError when `calls` is not an integer of at least 2 or `windowMs` is not positive.
    */
-  constructor(limits: { calls: number; windowMs: number } = { calls: LOOP_CALLS, windowMs: LOOP_WINDOW_MS }) {
+  constructor(limits: { calls: number; windowMs?: number } = { calls: LOOP_CALLS }) {
     if (!Number.isInteger(limits.calls) || limits.calls < 2) throw new RangeError(`loop calls must be an integer of at least 2; got ${limits.calls}`);
-    if (!(limits.windowMs > 0)) throw new RangeError(`loop window must be a positive number of ms; got ${limits.windowMs}`);
+    const windowMs = limits.windowMs ?? LOOP_WINDOW_MS;
+    if (!(windowMs > 0)) throw new RangeError(`loop window must be a positive number of ms; got ${windowMs}`);
     this.#calls = limits.calls;
-    this.#windowMs = limits.windowMs;
+    this.#windowMs = windowMs;
   }
 
   /** Counts one model call made at `at`. @returns the streak the first time it reaches the rate, else undefined. */

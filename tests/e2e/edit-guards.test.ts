@@ -26,6 +26,9 @@ const AGENTS = {
   "writer.md": agentFile("writer", "You write files.", { tools: "read, write" }),
 };
 const STALE = "changed on disk since you last read or wrote it";
+const LOGIN = "export function login(user) {\n  return check(user, TOKEN);\n}\n";
+/** The leader's spawn of alice holding `src/auth` for her direct assignment. */
+const ALICE_HOLDS_AUTH: ReplyToolCall = { name: "teammate_spawn", arguments: { name: "alice", agent: "editor", prompt: "Own the auth code.", resources: ["src/auth"] } };
 const NEVER_READ = "you have not read it";
 
 let team: Team | BoardTeam | undefined;
@@ -106,7 +109,6 @@ describe("stale-write guard", () => {
 
 describe("resource guard, direct assignment", () => {
   it("an edit into a resource alice holds is blocked naming her; outside it and alice's own edit pass", async () => {
-    const LOGIN = "export function login(user) {\n  return check(user, TOKEN);\n}\n";
     const OTHER = "export const other = 1;\n";
     let bobDone = false;
     let loginAfterBob = "";
@@ -114,7 +116,7 @@ describe("resource guard, direct assignment", () => {
       agents: AGENTS,
       scripts: {
         leader: leaderCommands({
-          ALICE: [{ name: "teammate_spawn", arguments: { name: "alice", agent: "editor", prompt: "Own the auth code.", resources: ["src/auth"] } }],
+          ALICE: [ALICE_HOLDS_AUTH],
           BOB: [spawnCall("bob", "editor", "Fix the token.")],
         }),
         alice: steps(
@@ -204,12 +206,11 @@ describe("resource guard, board claim", () => {
 
 describe("resource guard, hard link", () => {
   it("a write-only teammate's write through a hard link to a file alice holds is refused; the file is unchanged", async () => {
-    const LOGIN = "export function login(user) {\n  return check(user, TOKEN);\n}\n";
     team = await startTeam({
       agents: AGENTS,
       scripts: {
         leader: leaderCommands({
-          ALICE: [{ name: "teammate_spawn", arguments: { name: "alice", agent: "editor", prompt: "Own the auth code.", resources: ["src/auth"] } }],
+          ALICE: [ALICE_HOLDS_AUTH],
           BOB: [spawnCall("bob", "writer", "Fix the token.")],
         }),
         alice: () => ({ text: "holding src/auth" }),

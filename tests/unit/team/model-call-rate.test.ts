@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOOP_CALLS, LOOP_WINDOW_MS, loopEventText, ModelCallRate } from "../../../src/team/model-call-rate.ts";
+import { LOOP_CALLS, LOOP_WINDOW_MS, loopEventText, ModelCallRate, resolveLoopCalls } from "../../../src/team/model-call-rate.ts";
 
 /** Counts `n` calls `stepMs` apart from `t0`; returns every non-undefined answer with the call's index. */
 function calls(rate: ModelCallRate, n: number, stepMs: number, t0 = 0) {
@@ -16,6 +16,19 @@ describe("model-call rate (issue 18)", () => {
     expect([LOOP_CALLS, LOOP_WINDOW_MS]).toEqual([100, 60_000]);
     expect(() => new ModelCallRate({ calls: 1, windowMs: 1000 })).toThrow(/at least 2; got 1/);
     expect(() => new ModelCallRate({ calls: 10, windowMs: 0 })).toThrow(/positive number of ms; got 0/);
+  });
+
+  it("PI_TEAMMATE_LOOP_CALLS sets the calls, 0 turns the rule off, a bad value keeps the default with a warning", () => {
+    expect(resolveLoopCalls({})).toEqual({ calls: LOOP_CALLS, warnings: [] });
+    expect(resolveLoopCalls({ PI_TEAMMATE_LOOP_CALLS: " " })).toEqual({ calls: LOOP_CALLS, warnings: [] });
+    expect(resolveLoopCalls({ PI_TEAMMATE_LOOP_CALLS: "0" })).toEqual({ calls: 0, warnings: [] });
+    expect(resolveLoopCalls({ PI_TEAMMATE_LOOP_CALLS: " 300 " })).toEqual({ calls: 300, warnings: [] });
+    for (const bad of ["lots", "1", "-5", "2.5"]) {
+      expect(resolveLoopCalls({ PI_TEAMMATE_LOOP_CALLS: bad })).toEqual({
+        calls: LOOP_CALLS,
+        warnings: [`PI_TEAMMATE_LOOP_CALLS="${bad}" is not a whole number of model calls of at least 2 (0 turns the rule off); using 100.`],
+      });
+    }
   });
 
   it("raises once when the 100th call of a streak falls within 60 s of its first, never again in that streak", () => {
