@@ -154,8 +154,9 @@ export async function startWorld(extraEnv: Record<string, string> = {}, opts: Wo
   const env = await createPiEnv({ model, ...(opts.settings ? { settings: opts.settings } : {}) });
   await dropIdentityHeader(env.agentDir);
   await writeAgents(env, { [`${ROLE}.md`]: agentFile(ROLE, ROLE_PROMPT), ...opts.agents });
-  // The peer-pair cap (W19) is off: the mail benches time runs of one pair longer than the cap.
-  const leader = await startLeader(env, { extraEnv: { PI_TEAMMATE_PEER_PAIR_CAP: "0", ...extraEnv } });
+  // The peer-pair cap (W19) is off: the mail benches time runs of one pair longer than the cap;
+  // so is the model-call rate (issue 18): a bench teammate answers as fast as the scripted model.
+  const leader = await startLeader(env, { extraEnv: { PI_TEAMMATE_PEER_PAIR_CAP: "0", PI_TEAMMATE_LOOP_CALLS: "0", ...extraEnv } });
   let pending: { calls: ToolCall[]; onReply: (() => void) | undefined } | undefined;
   let seq = 0;
   let overlay: Script | undefined;

@@ -3,7 +3,7 @@
  * worktree teammates), Pi's configuration (the user's), the resource guard (held tags), the
  * stale-write guard (file versions) and Pi's tool-path resolution. Wiring: src/worker/edit-guards.ts.
  */
-export { checkResourceGuard, chooseHoldings, LAST_KNOWN_NOTE, othersHoldings, pathUnderTag, projectRelative, resourceBlockMessage } from "./resource-guard.ts";
+export { checkHardLinks, checkResourceGuard, chooseHoldings, LAST_KNOWN_NOTE, othersHoldings, pathUnderTag, projectRelative, resourceBlockMessage } from "./resource-guard.ts";
 export type { Holding, HoldingsChoice, ResourceCheckInput, ResourceVerdict, RosterRead } from "./resource-guard.ts";
 export { checkStaleWrite, FileVersions, hashContent } from "./stale-write.ts";
 export type { DiskState, PendingCall, Seen, SettleOutcome, StaleReason, StaleVerdict, StaleWriteInput } from "./stale-write.ts";

@@ -6,7 +6,8 @@
  * The rule (R14, R50 applied to files): a tag names a path relative to the project root (the
  * teammate's cwd). A target path is guarded by a tag when it equals the tag or lies under it at a
  * "/" boundary: tag `a/b` guards `a/b` and `a/b/c.ts`, not `a/bc`. Paths outside the project root
- * are not guarded by tags.
+ * are not guarded by tags. A file with more than one hard link is refused outright
+ * (`checkHardLinks`): its other name would carry a write past the tag check.
  */
 import { isAbsolute, relative, sep } from "node:path";
 import type { RosterFile } from "../mail/roster-file.ts";
@@ -145,4 +146,26 @@ export function resourceBlockMessage(tool: "edit" | "write", display: string, ho
     `Coordinate first: send_message to "${holding.holder}" (ask it to make the change, or to tell you when it is done), ` +
     `or wait until "${holding.holder}" releases "${holding.tag}". Do not work around this with bash or another tool.`
   );
+}
+
+/**
+ * The hard-link rule (issue 18): an `edit` or `write` to an existing regular file with more than
+ * one hard link (`links`, its st_nlink) is refused for every teammate. Each guard judges a path,
+ * but Pi's tools write a file in place, so the same bytes reached under a second name (a hard
+ * link inside the project, in /tmp, or in a worktree) would change a resource another teammate
+ * holds, the team's state or the shared tree without any path rule seeing it. Refusing the link
+ * itself needs one stat of the target, where matching (device, inode) against held files would
+ * mean walking every held tree at each call; it also covers links whose other name lies outside
+ * the project. Git never makes hard links in a work tree, so ordinary checkouts do not meet it.
+ * `links` is undefined when the target is missing or not a regular file: that passes. Pure.
+ */
+export function checkHardLinks(input: { readonly tool: "edit" | "write"; readonly display: string; readonly links: number | undefined }): { ok: true } | { ok: false; message: string } {
+  if (input.links === undefined || input.links <= 1) return { ok: true };
+  return {
+    ok: false,
+    message:
+      `${input.tool} blocked: ${input.display} has ${input.links} hard links, so the same file also exists under another name (a resource another teammate holds, the team's state, another tree), ` +
+      `and a change here would change it there without the edit guards seeing it. Nothing was changed. ` +
+      `Write your change to a new file, or tell the leader (send_message) which file needs it. Do not work around this with bash or another tool.`,
+  };
 }

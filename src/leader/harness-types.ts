@@ -99,6 +99,8 @@ export interface LeaderHarnessOptions {
   heartbeat?: HeartbeatConfig;
   /** Peer messages per pair between the leader's involvements (W19); 0 turns the cap off. Default PEER_PAIR_CAP. */
   peerPairCap?: number;
+  /** Model calls within 60 s with no report or board step that make one `teammate_looping` event (issue 18); 0 turns it off. Default LOOP_CALLS. */
+  loopCalls?: number;
   /** Compaction of teammates' contexts (issue 8): the threshold and the feed hook. Default: automatic compaction off. */
   compaction?: CompactionOptions;
   now?: () => number;

@@ -7,6 +7,7 @@ import { WorktreeLocks } from "../isolation/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
+import { LOOP_CALLS } from "../team/model-call-rate.ts";
 import { PEER_PAIR_CAP } from "../team/peer-pairs.ts";
 import type { SendRequest } from "../team/routing.ts";
 import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
@@ -59,10 +60,12 @@ export class LeaderHarness implements TeamActivity {
       worktreeLocks: new WorktreeLocks(),
       compaction: { at: 0 },
       peerPairCap: PEER_PAIR_CAP,
+      loopCalls: LOOP_CALLS,
       ...options,
       // The compactor hears of terminal reports, and of quiet idles before the board offers work.
       deliver: (d) => {
         if (d.kind === "report") this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
+        if (d.kind === "report") this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
         if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
         options.deliver(d);
       },
@@ -192,26 +195,39 @@ export class LeaderHarness implements TeamActivity {
    * Ignored for an incarnation that no longer lives.
    */
   assignmentBoundary(who: { name: string; spawnId: string }): void {
-    const m = this.living(who.name);
-    if (m && m.spawnId === who.spawnId) this.#compactor.boundary(m);
+    const m = this.#incarnation(who);
+    if (m) this.#compactor.boundary(m);
   }
 
   /**
    * A board submission of `who` was accepted: a board step, which resets its pairs under the
-   * peer-pair cap (W19), and an assignment boundary. Ignored for an incarnation that no longer lives.
+   * peer-pair cap (W19) and its streak of model calls, and an assignment boundary. Ignored for an incarnation that no longer lives.
    */
   submitted(who: { name: string; spawnId: string }): void {
-    const m = this.living(who.name);
-    if (m && m.spawnId === who.spawnId) this.#team.peers.reset(m.name, "a board submission");
+    const m = this.#incarnation(who);
+    if (m) this.#team.peers.reset(m.name, "a board submission");
+    this.#newStreak(m);
     this.assignmentBoundary(who);
   }
 
   /**
    * The board changed; `held(m)` lists the task ids living teammate `m` holds now. A task it did
-   * not hold before is an accepted claim: a board step, which resets its pairs (W19).
+   * not hold before is an accepted claim: a board step, which resets its pairs (W19) and its
+   * streak of model calls.
    */
   boardChanged(held: (m: Member) => string[]): void {
-    for (const m of this.members()) if (m.living) this.#team.peers.held(m, held(m));
+    for (const m of this.members()) if (m.living && this.#team.peers.held(m, held(m))) this.#team.newStreak(m);
+  }
+
+  /** A report of `m` reached the leader or a board step of it was accepted: a new streak of model calls. */
+  #newStreak(m: Member | undefined): void {
+    if (m) this.#team.newStreak(m);
+  }
+
+  /** The living teammate `who` names, if it is still that incarnation. */
+  #incarnation(who: { name: string; spawnId: string }): Member | undefined {
+    const m = this.living(who.name);
+    return m?.spawnId === who.spawnId ? m : undefined;
   }
 
   /**

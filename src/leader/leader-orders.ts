@@ -19,6 +19,7 @@ export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions
   if (route.kind === "error") throw new TeamError("invalid_input", route.message);
   const m = team.living(route.to)!;
   team.peers.reset(m.name, "a leader message"); // W19
+  team.newStreak(m); // of model calls (issue 18)
   const id = team.waits.nextMessageId();
   const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, o.now());
   let reopened: string | undefined;

@@ -86,14 +86,16 @@ export class PeerCap {
 
   /**
    * The board changed: `ids` are the tasks living teammate `m` holds now. A task it did not hold
-   * at the last change is an accepted claim, which resets its pairs.
+   * at the last change is an accepted claim, which resets its pairs. @returns true for a claim.
    */
-  held(m: Member, ids: readonly string[]): void {
+  held(m: Member, ids: readonly string[]): boolean {
     const key = m.name.toLowerCase();
     const before = this.#held.get(key);
     const had = before?.spawnId === m.spawnId ? before.ids : new Set<string>();
     this.#held.set(key, { spawnId: m.spawnId, ids: new Set(ids) });
-    if (ids.some((id) => !had.has(id))) this.reset(m.name, "a board claim");
+    const claimed = ids.some((id) => !had.has(id));
+    if (claimed) this.reset(m.name, "a board claim");
+    return claimed;
   }
 
   /** The cut pairs as the roster lists them. */

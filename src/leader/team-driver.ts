@@ -3,6 +3,7 @@ import { SpawnKeys, type RosterFile } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import { transition, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
+import { LOOP_EVENT, loopEventText, ModelCallRate } from "../team/model-call-rate.ts";
 import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
@@ -49,6 +50,8 @@ export class TeamDriver implements TeamActivity {
   readonly stream: StreamRecords;
   /** The peer-pair cap (W19): every peer record is judged here before delivery. */
   readonly peers: PeerCap;
+  /** Per incarnation, its model calls since its last report or board step (issue 18); none when `loopCalls` is 0. */
+  readonly #calls = new WeakMap<Member, ModelCallRate>();
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
@@ -162,6 +165,7 @@ export class TeamDriver implements TeamActivity {
    */
   onRpcEvent(m: Member, event: RpcEvent): void {
     this.hook(() => this.#o.onRpcEvent?.(m, event), m);
+    if (event.type === "message_end" && event.message.role === "assistant") this.#modelCall(m);
     for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
     const events = eventsFromRpc(event);
     if (event.type !== "agent_settled") {
@@ -175,6 +179,25 @@ export class TeamDriver implements TeamActivity {
       const claim = this.#o.openClaim?.(m);
       return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
     });
+  }
+
+  /**
+   * One model call of `m` (an assistant message ended): at a loop's rate with no report or board
+   * step since (src/team/model-call-rate.ts), a note and one harness event; nothing is stopped.
+   */
+  #modelCall(m: Member): void {
+    if (this.#o.loopCalls === 0) return;
+    let rate = this.#calls.get(m);
+    if (!rate) this.#calls.set(m, (rate = new ModelCallRate({ calls: this.#o.loopCalls })));
+    const streak = rate.call(this.#o.now());
+    if (!streak) return;
+    this.note(`model-call rate: ${streak.calls} calls in ${streak.spanMs} ms with no report or board step (${streak.total} in the streak); the leader is told (${LOOP_EVENT})`, m);
+    this.event(LOOP_EVENT, m.name, loopEventText(m.name, streak));
+  }
+
+  /** `m` reported to the leader, took a board step or got a leader message: a new streak of model calls. */
+  newStreak(m: Member): void {
+    this.#calls.get(m)?.reset();
   }
 
   /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */

@@ -5,6 +5,7 @@ import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
+import { resolveLoopCalls } from "../team/model-call-rate.ts";
 import { resolvePeerPairCap } from "../team/peer-pairs.ts";
 import { feedCompaction } from "./compactor.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
@@ -95,7 +96,8 @@ export class TeamSession {
     const compactAt = resolveCompactAt(o.env);
     const dialogTimeout = resolveDialogTimeout(o.env);
     const peerCap = resolvePeerPairCap(o.env);
-    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings, ...peerCap.warnings];
+    const loop = resolveLoopCalls(o.env);
+    this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings, ...peerCap.warnings, ...loop.warnings];
     this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
     const feed = feedHooks(this.feed);
@@ -127,6 +129,7 @@ export class TeamSession {
       onLifeline: (m, text, ok) => o.onLifeline?.(m.name, text, ok),
       heartbeat: heartbeat.config,
       peerPairCap: peerCap.cap,
+      loopCalls: loop.calls,
       compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
       note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
       onIdle: () => this.board.offerWork(),

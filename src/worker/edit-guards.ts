@@ -6,6 +6,7 @@
  * - into the team's own state, the runtime dir or the board dir (every teammate);
  * - into Pi's configuration: a `.pi` dir of the project or of its worktree, or the user's agent
  *   dir (every teammate; src/guard/pi-config.ts);
+ * - to a file with more than one hard link (every teammate): a second name escapes every path rule;
  * - for a worktree teammate, into the shared project outside its own worktree;
  * - for a shared-tree teammate, into a resource another living teammate holds, and a `write`
  *   over a file this teammate has not seen whole in its current state; `tool_result` records the
@@ -17,11 +18,11 @@
  */
 import { homedir } from "node:os";
 import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
-import { checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
+import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile, type RosterFile } from "../mail/index.ts";
 import { agentDir, errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
-import { diskState, dirForms, locate, piConfigDirs, type Target } from "./guard-fs.ts";
+import { diskState, dirForms, linkCount, locate, piConfigDirs, type Target } from "./guard-fs.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
 
@@ -54,7 +55,8 @@ const MAX_NOTES = 20;
  *   of the cwd, or of `me.worktree`; the agent dir outside `me.worktree`) is blocked, saying it is
  *   the user's. For a worktree teammate (`me.worktree` set) whose leader named
  *   the shared project (`me.project`), one into the project outside its worktree is blocked too.
- *   A worktree teammate gets only this (one `tool_call` handler).
+ *   An `edit`/`write` to a file with more than one hard link is blocked too (checkHardLinks).
+ *   A worktree teammate gets only these (one `tool_call` handler).
  * - Resource guard (shared tree): an `edit`/`write` at or under a tag held by another living
  *   teammate (roster.json `holds`, read at each guarded call) is blocked, naming holder and task.
  *   A missing or invalid roster before any valid one fails open; after a valid one, the last
@@ -146,7 +148,10 @@ export function registerEditGuards(
     if (typeof path !== "string") return undefined; // Pi validated the input; let its tool report anything else
     const target = await locate(path, cwd, home);
     const outOfScope = await scope(tool, target, cwd);
-    if (outOfScope !== undefined || me.worktree) return outOfScope;
+    if (outOfScope !== undefined) return outOfScope;
+    const linked = checkHardLinks({ tool, display: target.display, links: await linkCount(target.real) });
+    if (!linked.ok) return { block: true, reason: linked.message };
+    if (me.worktree) return undefined;
     if (target.rels.length > 0) {
       const held = checkResourceGuard({ tool, display: target.display, paths: target.rels, ...(await holdings()) });
       if (!held.ok) return { block: true, reason: held.message };

@@ -1,11 +1,11 @@
 /**
  * File-system helpers of the edit guards (src/worker/edit-guards.ts): where a tool path lands
- * (lexically, relative to the project, and with symlinks followed) and a file's sha256. Each
- * never throws.
+ * (lexically, relative to the project, and with symlinks followed), a file's sha256 and its hard
+ * links. Each never throws.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readlink, realpath } from "node:fs/promises";
+import { readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { projectRelative, resolveToolPath, type DiskState, type PathForms } from "../guard/index.ts";
 import { errnoCode, errorText } from "../store/index.ts";
@@ -73,6 +73,15 @@ export async function diskState(path: string): Promise<DiskState> {
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
     return { kind: "unreadable", message: errorText(error) };
   }
+}
+
+/**
+ * The hard-link count (st_nlink) of the regular file at `path`, symlinks followed; undefined when
+ * there is none or it cannot be stat'ed (the tool then fails on its own). Never throws.
+ */
+export async function linkCount(path: string): Promise<number | undefined> {
+  const st = await stat(path).catch(() => undefined);
+  return st?.isFile() ? st.nlink : undefined;
 }
 
 /** A directory as given (made absolute) and symlink-resolved: the forms a scope check compares. */

@@ -22,7 +22,7 @@ import {
 import { closeHeadless, exitOf, startHeadless, type HeadlessRun } from "../support/headless.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { sendCall, spawnCall } from "../support/team.ts";
+import { consoleText, sendCall, spawnCall } from "../support/team.ts";
 import { harnessEvents } from "../support/worktree.ts";
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
@@ -146,19 +146,6 @@ describe("a failure is seen and bounded (W22)", () => {
     expect(mail).toMatch(/#flaky · parked · failed ×2 · Flaky/); // the Board page's list
   });
 });
-
-/** The `/agent-teams` plain-text answer of an RPC leader (every page, from memory). */
-async function consoleText(t: BoardTeam): Promise<string> {
-  const child = t.leader.proc.child;
-  let off: () => void = () => undefined;
-  const answer = new Promise<string>((resolve) => {
-    off = child.onUiRequest(({ request }) => {
-      if (request.method === "notify" && request.message.startsWith("pi-resident-teams")) resolve(request.message);
-    });
-  });
-  await t.leader.prompt("/agent-teams");
-  return answer.finally(off);
-}
 
 /** A headless leader: GO makes `go`'s tool calls; a board_settled event gets the final text. */
 function headlessLeader(go: Reply["toolCalls"]) {

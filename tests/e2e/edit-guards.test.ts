@@ -8,9 +8,12 @@
  *   and the holder's own edits inside it, pass; roster.json shows the holding.
  * - The same with a board claim: a `write` of a new file under a claimed task's resource is
  *   blocked naming the holder and the task id.
+ * - A hard link to a file another teammate holds (made by the test, as a peer with bash could)
+ *   does not carry a write-only teammate's `write` past the guard (issue 18): it is blocked as a
+ *   file with 2 hard links and the held file is unchanged.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
@@ -18,8 +21,14 @@ import type { ModelCall, Reply, ReplyToolCall } from "../support/scripted-model.
 import { boardWorker, create, holderName, spawnIdle, startBoardTeam, taskOf, toolResultsSeen, type BoardTeam } from "../support/board.ts";
 import { leaderCommands, readRoster, spawnCall, startTeam, waitUntil, type AgentScript, type Team } from "../support/team.ts";
 
-const AGENTS = { "editor.md": agentFile("editor", "You edit files.", { tools: "read, write, edit" }) };
+const AGENTS = {
+  "editor.md": agentFile("editor", "You edit files.", { tools: "read, write, edit" }),
+  "writer.md": agentFile("writer", "You write files.", { tools: "read, write" }),
+};
 const STALE = "changed on disk since you last read or wrote it";
+const LOGIN = "export function login(user) {\n  return check(user, TOKEN);\n}\n";
+/** The leader's spawn of alice holding `src/auth` for her direct assignment. */
+const ALICE_HOLDS_AUTH: ReplyToolCall = { name: "teammate_spawn", arguments: { name: "alice", agent: "editor", prompt: "Own the auth code.", resources: ["src/auth"] } };
 const NEVER_READ = "you have not read it";
 
 let team: Team | BoardTeam | undefined;
@@ -100,7 +109,6 @@ describe("stale-write guard", () => {
 
 describe("resource guard, direct assignment", () => {
   it("an edit into a resource alice holds is blocked naming her; outside it and alice's own edit pass", async () => {
-    const LOGIN = "export function login(user) {\n  return check(user, TOKEN);\n}\n";
     const OTHER = "export const other = 1;\n";
     let bobDone = false;
     let loginAfterBob = "";
@@ -108,7 +116,7 @@ describe("resource guard, direct assignment", () => {
       agents: AGENTS,
       scripts: {
         leader: leaderCommands({
-          ALICE: [{ name: "teammate_spawn", arguments: { name: "alice", agent: "editor", prompt: "Own the auth code.", resources: ["src/auth"] } }],
+          ALICE: [ALICE_HOLDS_AUTH],
           BOB: [spawnCall("bob", "editor", "Fix the token.")],
         }),
         alice: steps(
@@ -193,5 +201,44 @@ describe("resource guard, board claim", () => {
         `or wait until "alice" releases "docs". Do not work around this with bash or another tool.`,
     );
     await expect(readFile(join(bt.env.cwd, "docs/x.md"), "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
+
+describe("resource guard, hard link", () => {
+  it("a write-only teammate's write through a hard link to a file alice holds is refused; the file is unchanged", async () => {
+    team = await startTeam({
+      agents: AGENTS,
+      scripts: {
+        leader: leaderCommands({
+          ALICE: [ALICE_HOLDS_AUTH],
+          BOB: [spawnCall("bob", "writer", "Fix the token.")],
+        }),
+        alice: () => ({ text: "holding src/auth" }),
+        bob: steps(
+          () => read("free/login.js"),
+          () => write("free/login.js", "export const pwned = true;\n"),
+          () => report("tried"),
+        ),
+      },
+    });
+    const t = team;
+    await mkdir(join(t.env.cwd, "src", "auth"), { recursive: true });
+    await mkdir(join(t.env.cwd, "free"));
+    const held = join(t.env.cwd, "src/auth/login.js");
+    await writeFile(held, LOGIN);
+    await link(held, join(t.env.cwd, "free/login.js")); // a peer with bash could make it
+
+    await t.run("ALICE");
+    expect(await holdsOf(t.runtimeDir, "alice")).toEqual([{ tag: "src/auth" }]);
+    await t.run("BOB");
+    await waitUntil("bob's report", () => t.leader.customMessages("teammate-report").some((m) => JSON.stringify(m).includes("tried")), 60_000);
+
+    const [written] = toolResultsSeen(t.model, "bob", "write");
+    expect(written).toBe(
+      "write blocked: free/login.js has 2 hard links, so the same file also exists under another name (a resource another teammate holds, the team's state, another tree), " +
+        "and a change here would change it there without the edit guards seeing it. Nothing was changed. " +
+        "Write your change to a new file, or tell the leader (send_message) which file needs it. Do not work around this with bash or another tool.",
+    );
+    expect(await readFile(held, "utf8")).toBe(LOGIN);
   });
 });

@@ -157,7 +157,8 @@ describe("inbox flood", () => {
     team = await startTeam({
       agents: AGENTS,
       // The peer-pair cap (W19) is off: 10,000 messages of one pair is the flood this case measures.
-      leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0", PI_TEAMMATE_PEER_PAIR_CAP: "0", NODE_OPTIONS: "--expose-gc", FAULTS_MEMORY_FILE: memFile },
+      // The model-call rate is off too: alice answers the flood in about 90 runs a minute (issue 18).
+      leaderEnv: { PI_TEAMMATE_COMPACT_AT: "0", PI_TEAMMATE_PEER_PAIR_CAP: "0", PI_TEAMMATE_LOOP_CALLS: "0", NODE_OPTIONS: "--expose-gc", FAULTS_MEMORY_FILE: memFile },
       leaderArgs: ["--no-session", "-e", PROBE],
       envOptions: { settings: { compaction: { enabled: false } }, extraModels: [{ id: "scripted-big", contextWindow: 8_000_000, maxTokens: 16384 }] },
       scripts: {

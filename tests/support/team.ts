@@ -69,6 +69,19 @@ export function sendCall(to: string, message: string, status?: string): ReplyToo
   return { name: "send_message", arguments: { to, message, ...(status === undefined ? {} : { status }) } };
 }
 
+/** The `/agent-teams` plain-text answer of an RPC leader (every page, from memory). */
+export async function consoleText(t: Pick<Team, "leader">): Promise<string> {
+  const child = t.leader.proc.child;
+  let off: () => void = () => undefined;
+  const answer = new Promise<string>((resolve) => {
+    off = child.onUiRequest(({ request }) => {
+      if (request.method === "notify" && request.message.startsWith("pi-resident-teams")) resolve(request.message);
+    });
+  });
+  await t.leader.prompt("/agent-teams");
+  return answer.finally(off);
+}
+
 /** Everything a model request showed: system prompt and all messages, flattened to text. */
 export function callText(c: ModelCall): string {
   const parts = [c.system];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkResourceGuard, chooseHoldings, LAST_KNOWN_NOTE, othersHoldings, pathUnderTag, projectRelative, type Holding } from "../../../src/guard/index.ts";
+import { checkHardLinks, checkResourceGuard, chooseHoldings, LAST_KNOWN_NOTE, othersHoldings, pathUnderTag, projectRelative, type Holding } from "../../../src/guard/index.ts";
 import type { RosterFile } from "../../../src/mail/index.ts";
 
 const roster: RosterFile = {
@@ -133,5 +133,21 @@ describe("chooseHoldings", () => {
   it("lets a valid roster replace the remembered holdings, also with none", () => {
     const empty = { ...roster, teammates: roster.teammates.map((t) => ({ ...t, holds: [] })) };
     expect(chooseHoldings({ ok: true, roster: empty }, "alice", [{ holder: "bob", tag: "x" }])).toEqual({ holdings: [], last: [], fromLastKnown: false });
+  });
+});
+
+describe("checkHardLinks", () => {
+  it("passes a missing target, a non-file and a file with one link", () => {
+    for (const links of [undefined, 0, 1]) expect(checkHardLinks({ tool: "write", display: "a.ts", links })).toEqual({ ok: true });
+  });
+
+  it("refuses a file with more than one link, naming the path, the count and why", () => {
+    const v = checkHardLinks({ tool: "edit", display: "src/free/copy.ts", links: 2 });
+    expect(v.ok).toBe(false);
+    expect(!v.ok && v.message).toBe(
+      "edit blocked: src/free/copy.ts has 2 hard links, so the same file also exists under another name (a resource another teammate holds, the team's state, another tree), " +
+        "and a change here would change it there without the edit guards seeing it. Nothing was changed. " +
+        "Write your change to a new file, or tell the leader (send_message) which file needs it. Do not work around this with bash or another tool.",
+    );
   });
 });

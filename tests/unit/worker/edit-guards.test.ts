@@ -4,11 +4,11 @@
  * roster rules (fail open before a valid roster, the last valid holdings after), the fail-closed
  * stale rule and partial reads. Scope (team state, worktree teammates): edit-guards-scope.test.ts.
  */
-import { chmod, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { registerEditGuards } from "../../../src/worker/edit-guards.ts";
-import { createFakePi } from "../../support/fake-pi.ts";
+import { createFakePi, FakeFileTools } from "../../support/fake-pi.ts";
 import { roster, setupGuards } from "./guard-setup.ts";
 
 const setup = setupGuards();
@@ -59,6 +59,46 @@ describe("registerEditGuards: resource guard", () => {
       await t.put("other.md", "x");
       expect((await t.tools.write("other.md", "y")).reason).toContain("other.md already exists and you have not read it");
     }
+  });
+});
+
+describe("registerEditGuards: hard links", () => {
+  it("blocks edit and write through a hard link to a held file, inside or outside the project, and to the link's other name", async () => {
+    const t = await setup();
+    await t.put("src/api/auth.ts", "v1");
+    await mkdir(join(t.project, "free"));
+    await link(join(t.project, "src/api/auth.ts"), join(t.project, "free/auth.ts")); // as a peer with bash could
+    await link(join(t.project, "src/api/auth.ts"), join(t.root, "outside.ts"));
+    await t.tools.read("free/auth.ts");
+    const write = await t.tools.write("free/auth.ts", "pwned");
+    expect(write.reason).toContain("write blocked: free/auth.ts has 3 hard links, so the same file also exists under another name");
+    expect((await t.tools.edit("free/auth.ts", "v1", "pwned")).reason).toContain("edit blocked: free/auth.ts has 3 hard links");
+    expect((await t.tools.edit(join(t.root, "outside.ts"), "v1", "pwned")).reason).toContain(`edit blocked: ${join(t.root, "outside.ts")} has 3 hard links`);
+    await symlink(join(t.root, "outside.ts"), join(t.project, "free/via-symlink.ts"));
+    expect((await t.tools.edit("free/via-symlink.ts", "v1", "pwned")).reason).toContain("has 3 hard links");
+    expect(await readFile(join(t.project, "src/api/auth.ts"), "utf8")).toBe("v1");
+  });
+
+  it("blocks a linked file nobody holds too, and passes it once it has one name again", async () => {
+    const t = await setup();
+    await t.put("notes.md", "a");
+    await link(join(t.project, "notes.md"), join(t.root, "backup.md"));
+    expect((await t.tools.edit("notes.md", "a", "b")).reason).toContain("notes.md has 2 hard links");
+    await rm(join(t.root, "backup.md"));
+    expect((await t.tools.edit("notes.md", "a", "b")).blocked).toBe(false);
+  });
+
+  it("blocks a worktree teammate's write through a hard link into the shared project", async () => {
+    const t = await setup();
+    await t.put("src/api/auth.ts", "bob's work");
+    const worktree = join(t.root, "worktrees", "carol-1");
+    await mkdir(worktree, { recursive: true });
+    await link(join(t.project, "src/api/auth.ts"), join(worktree, "auth.ts"));
+    const fake = createFakePi();
+    registerEditGuards(fake.pi, { name: "carol", runtimeDir: t.runtimeDir, boardDir: t.boardDir, worktree, project: t.project });
+    const out = await new FakeFileTools(fake, worktree).write("auth.ts", "carol's");
+    expect(out.reason).toContain("write blocked: auth.ts has 2 hard links");
+    expect(await readFile(join(t.project, "src/api/auth.ts"), "utf8")).toBe("bob's work");
   });
 });
 
