@@ -7,6 +7,7 @@
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BoardFile } from "../../src/board/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
@@ -14,6 +15,7 @@ import { agentFile } from "../support/leader.ts";
 import { callText, type AgentScript } from "../support/team.ts";
 import { boardWorker, cmd, create, holderName, leaderCommands, listCall, send, spawnIdle, startBoardTeam, taskOf, until, type BoardTeam } from "../support/board.ts";
 
+const RELOAD_EXTENSION = fileURLToPath(new URL("../fixtures/reload-command.ts", import.meta.url));
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
 const FORGED = "FORGED-BOARD-RESULT";
 
@@ -130,6 +132,24 @@ describe("a resumed board is checked against the leader's record", () => {
     const seen = [list.text, ...notices(t), firstLeaderCall(t, calls)].join("\n");
     for (const flag of FLAGS) expect(seen).not.toContain(flag);
     expect((await readdir(t.boardDir)).filter((f) => f.startsWith("board.untrusted"))).toEqual([]);
+  });
+
+  it("after /reload (no session file: the record is in the session's memory) the board is trusted", async () => {
+    const t = (team = await startBoardTeam({
+      agents: AGENTS,
+      args: () => ["--no-session", "-e", RELOAD_EXTENSION],
+      scripts: { leader: leaderCommands({ CREATE: [create({ subject: "Survives reload" })] }) },
+    }));
+    await t.run("CREATE");
+    await t.waitBoard((f) => f.tasks.length === 1);
+    expect(await t.leader.proc.child.prompt("/test-reload", { streamingBehavior: "followUp" })).toEqual({ disposition: "handled" });
+    t.script("leader", listing);
+    const calls = t.model.calls.length;
+    await t.run("LIST");
+    const list = t.toolEnds("task_list").at(-1)!;
+    expect(list.text).toMatch(/- `survives-reload` \[pending\] Survives reload/);
+    const seen = [list.text, ...notices(t), firstLeaderCall(t, calls)].join("\n");
+    for (const flag of FLAGS) expect(seen).not.toContain(flag);
   });
 
   it("a board with no record of the leader's writes (no session file) has its claims and completions reset, flagged", async () => {
