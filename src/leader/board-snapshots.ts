@@ -61,7 +61,7 @@ export class BoardSnapshots {
   }
 
   /**
-   * Reads and parses board.json (R58, R60, L8); a corrupt file is moved aside and reported.
+   * Reads and parses board.json (R58, R60, L8); a corrupt file is moved aside (`load` reports it).
    * First removes the temp files of writes a killed leader left half done (write-file-atomic
    * names them `board.json.<n>`): this leader holds the session lock, so none is in flight.
    */

@@ -1,9 +1,9 @@
 /**
  * Where the leader keeps its record of its board.json writes (issue 18): custom entries in its
  * own Pi session (`pi.appendEntry`, so in the session JSONL that `pi -c` resumes, never in the
- * model's context). A teammate runs as the same user and could rewrite any file the leader keeps;
- * the session file is the one it has no reason to know, and a `bwrap` teammate cannot write it
- * (the rules of the check: src/board/resume-check.ts).
+ * model's context; with `--no-session`, in the session's memory). A teammate runs as the same
+ * user and can rewrite any file the leader keeps, this one too; but it lies outside the team's
+ * dirs, and a `bwrap` teammate cannot write it. The rules of the check: src/board/resume-check.ts.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { BoardWriteSchema, boardDigest, foldTrail, recordWrite, type BoardParts, type BoardTrail, type BoardWrite } from "../board/index.ts";
