@@ -36,7 +36,7 @@ async function sessionFileIn(dir: string): Promise<string> {
 
 /**
  * A session where alice completed `done-first` and w2 holds `held-second`; then the leader is
- * SIGKILLed (as the attacker did). Returns the session file and the board the leader last wrote.
+ * SIGKILLed (as the attacker did). Returns the team, the session file and the session dir.
  */
 async function killedSession(): Promise<{ t: BoardTeam; sessionFile: string; sessions: string }> {
   let sessions = "";
@@ -153,11 +153,9 @@ describe("a resumed board is checked against the leader's record", () => {
   });
 
   it("a board with no record of the leader's writes (no session file) has its claims and completions reset, flagged", async () => {
-    const KEY_CWD = (cwd: string) => sessionKey(undefined, cwd);
     team = await startBoardTeam({
       agents: AGENTS,
-      before: async ({ env }) => {
-        const dir = join(env.agentDir, "tasks", KEY_CWD(env.cwd));
+      before: async ({ boardDir: dir }) => {
         await mkdir(dir, { recursive: true });
         const task = { id: "planted", seq: 1, subject: "Planted", dependsOn: [], resources: [], supersedes: [], createdAt: 1, updatedAt: 1, noticeEpoch: 0 };
         const board = { version: 1, revision: 3, nextSeq: 2, nextGate: 1, tasks: [{ ...task, state: { status: "completed", completedAt: 2, by: "w2" }, lastResult: FORGED }] };
