@@ -71,12 +71,18 @@ export {
   loadBoard,
   parseBoardFile,
   serializeBoard,
+  boardParts,
+  joinBoardText,
   type BoardFile,
+  type BoardHead,
+  type BoardParts,
   type BoardParseFailure,
   type BoardParseResult,
 } from "./schema.ts";
 export { STUCK_TASKS, canProgress, shortDuration, stuckSummary, waitReason, whyWaiting, type Wait, type WaitingInput } from "./waiting.ts";
 export { DEFAULT_SNAPSHOT_INTERVAL_MS, SnapshotScheduler } from "./scheduler.ts";
+export { BOARD_WRITE_VERSION, BoardWriteSchema, NO_BOARD_FILE, boardDigest, emptyTrail, foldTrail, recordWrite, trailBoard, trailTrusts, type BoardTrail, type BoardWrite } from "./trail.ts";
+export { CHANGES_LISTED, checkResumedBoard, resumeCheckText, type FoundBoard, type ResumeCheck, type TaskChange } from "./resume-check.ts";
 
 export { RESULT_PREVIEW, ROSTER_TAIL, TASK_PAGE, detailCall, renderTaskList, resultPreview, type RosterRow, type TaskListOptions } from "./view.ts";
 export { IDS_LISTED, renderTaskDetail, workerBoardView, type TaskDetailResult } from "./detail.ts";

@@ -184,8 +184,34 @@ export function loadBoard(file: BoardFile): Board {
  * 10,000 tasks). The caller writes it atomically; the result shares nothing with the board.
  */
 export function serializeBoard(board: Board): string {
-  const head = JSON.stringify({ version: BOARD_FORMAT_VERSION, revision: board.revision, nextSeq: board.nextSeq, nextGate: board.nextGate });
-  const lines: string[] = [];
-  for (const task of board.tasks.values()) lines.push(JSON.stringify(task));
-  return `${head.slice(0, -1)},"tasks":[${lines.length ? `\n${lines.join(",\n")}\n` : ""}]}\n`;
+  return boardParts(board).text;
+}
+
+/** board.json's header fields beside `version`. */
+export interface BoardHead {
+  readonly revision: number;
+  readonly nextSeq: number;
+  readonly nextGate: number;
+}
+
+/** board.json text with its parts: the header and each task's line (`JSON.stringify(task)`), by id. */
+export interface BoardParts {
+  readonly head: BoardHead;
+  /** [task id, task line], in creation order. */
+  readonly tasks: readonly (readonly [string, string])[];
+  readonly text: string;
+}
+
+/** The board as board.json text and the parts it is made of (the leader's write record keeps the parts). */
+export function boardParts(board: Board): BoardParts {
+  const head = { revision: board.revision, nextSeq: board.nextSeq, nextGate: board.nextGate };
+  const tasks: [string, string][] = [];
+  for (const task of board.tasks.values()) tasks.push([task.id, JSON.stringify(task)]);
+  return { head, tasks, text: joinBoardText(head, tasks.map(([, line]) => line)) };
+}
+
+/** The one layout of format v1: the header, then one task line each, in the order given. */
+export function joinBoardText(head: BoardHead, lines: readonly string[]): string {
+  const top = JSON.stringify({ version: BOARD_FORMAT_VERSION, revision: head.revision, nextSeq: head.nextSeq, nextGate: head.nextGate });
+  return `${top.slice(0, -1)},"tasks":[${lines.length ? `\n${lines.join(",\n")}\n` : ""}]}\n`;
 }

@@ -8,6 +8,7 @@ import type { SpawnKeys } from "../mail/index.ts";
 import type { BoardLayout } from "../store/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import type { AcceptedSubmission } from "./board-apply.ts";
+import type { BoardTrailPort } from "./board-trail.ts";
 
 /** What the board needs to know about one living teammate. */
 export interface BoardMate extends Holder {
@@ -79,6 +80,12 @@ export interface BoardHostOptions {
    */
   onSubmitted?: (holder: Holder, submission: AcceptedSubmission) => void;
   note: (text: string) => void;
+  /**
+   * The leader's record of its board.json writes in its Pi session (src/leader/board-trail.ts):
+   * read at start to check board.json, appended before every write. Without it nothing is
+   * recorded, and a board found with tasks is treated as unchecked.
+   */
+  trail?: BoardTrailPort;
   /** Minimum gap between notices to one teammate, ms (PI_TEAMMATE_NOTICE_PACE_MS). */
   paceMs: number;
   /** A marker that cannot be parsed is retried until it is this old, ms (L6). Default 2000. */

@@ -1,6 +1,7 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import {
   allowResubmit,
+  boardParts,
   claimableTaskIds,
   createBoard,
   createTask,
@@ -11,7 +12,6 @@ import {
   renderTaskDetail,
   renderTaskList,
   reviveBoard,
-  serializeBoard,
   type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
@@ -24,6 +24,7 @@ import { BoardNotices } from "./board-notices.ts";
 import { BoardSettle } from "./board-settle.ts";
 import { BoardReviews } from "./board-reviews.ts";
 import { BoardSnapshots } from "./board-snapshots.ts";
+import { BoardRecorder } from "./board-trail.ts";
 
 export * from "./board-host-types.ts";
 
@@ -50,6 +51,9 @@ export class BoardHost {
   #unavailable: string | undefined;
   /** A one-time report (corrupt board moved aside) prefixed to the next tool result. */
   #report: string | undefined;
+  readonly #recorder: BoardRecorder;
+  /** Set at start when board.json was not the leader's last write: what was found and done (issue 18). */
+  #flag: string | undefined;
 
   constructor(options: BoardHostOptions) {
     this.#o = { now: Date.now, intentGraceMs: 2000, ...options };
@@ -57,7 +61,8 @@ export class BoardHost {
     const now = () => this.#o.now();
     const note = (text: string) => this.#o.note(text);
     const apply = (effects: readonly Effect[]) => this.#apply(effects);
-    this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => serializeBoard(this.#board) });
+    this.#recorder = new BoardRecorder(basename(layout.root), this.#o.trail, note);
+    this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => boardParts(this.#board), record: (parts) => this.#recorder.record(parts) });
     this.#intents = new BoardIntents({
       layout, keys: this.#o.keys, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
       unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h, s) => this.#o.onSubmitted?.(h, s),
@@ -82,8 +87,9 @@ export class BoardHost {
 
   /**
    * Loads board.json (R58, R60, L8): a missing file is a new board; a corrupt one is moved aside
-   * and reported, never overwritten; claims of teammates that no longer live return to pending.
-   * Then starts watching the intent folders.
+   * and reported, never overwritten; one the leader did not write is flagged and not taken as
+   * fact (`flag`, issue 18); claims of teammates that no longer live return to pending. Then
+   * starts watching the intent folders.
    */
   async start(): Promise<void> {
     const { layout } = this.#o;
@@ -93,17 +99,29 @@ export class BoardHost {
   }
 
   async #load(): Promise<void> {
-    const read = await this.#snapshots.read();
-    if (read.kind === "unavailable") this.#unavailable = read.message;
-    if (read.kind === "moved") this.#report = read.report;
-    if (read.kind !== "loaded") return;
-    const revived = reviveBoard(read.file, this.#o.mates(), this.#o.now());
+    const loaded = await this.#snapshots.load(this.#recorder.trail);
+    this.#unavailable = loaded.unavailable;
+    this.#report = loaded.report;
+    this.#flag = loaded.flag;
+    const file = loaded.file;
+    if (!file) return;
+    const revived = reviveBoard(file, this.#o.mates(), this.#o.now());
     this.#board = revived.board;
     this.activity.loaded(revived.board);
     // A board already settled when the leader starts was summarised before (or is history): no event.
     this.#settle.loaded(revived.board);
     this.#apply(revived.effects);
+    if (this.#flag) this.#snapshots.markDirty(this.#board.revision); // the leader's board replaces the file
     if (revived.released.length > 0) this.#o.note(`board reloaded: ${revived.released.join(", ")} returned to pending (holders gone)`);
+  }
+
+  /**
+   * Set after `start` when board.json was not the leader's last recorded write: the text that
+   * says what was found, restored or reset (src/board/resume-check.ts). The leader flags it to
+   * the user and its model's next turn.
+   */
+  get flag(): string | undefined {
+    return this.#flag;
   }
 
   /** A stream teammate's claim or submission, from its own pipe (src/leader/stream-records.ts). Never throws. */

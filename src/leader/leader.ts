@@ -4,6 +4,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { formatAgentGuidance, formatUntrustedAgentsHint, quoteFileText } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
+import { announceBoardCheck, sessionTrailPort } from "./board-trail.ts";
 import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "./harness.ts";
 import { agentDir } from "../store/index.ts";
@@ -87,6 +88,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       // The finish entry (R55): in the transcript only, never in the leader model's context.
       onLifeline: (teammate, text, ok) => finishLine.lifeline(teammate, { text, ok }),
       onFailedSubmission: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text, ok: false }),
+      boardTrail: sessionTrailPort(pi, ctx),
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");
@@ -99,6 +101,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       return;
     }
     session = s;
+    announceBoardCheck(pi, ctx, s.board.flag, HARNESS_EVENT_MESSAGE); // a board.json the leader did not write
     installWidget(ctx, s);
     const discovery = await s.discover();
     const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);

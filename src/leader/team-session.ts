@@ -12,6 +12,7 @@ import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import { BoardCallWatch } from "./board-calls.ts";
 import { BoardHost } from "./board-host.ts";
+import type { BoardTrailPort } from "./board-trail.ts";
 import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "./member-board.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
@@ -45,6 +46,8 @@ export interface TeamSessionOptions {
   onLifeline?: (teammate: string, text: string, ok: boolean) => void;
   /** A failed board submission (W22), one line for the transcript, never for the leader's model. */
   onFailedSubmission?: (teammate: string, text: string) => void;
+  /** The leader's record of its board.json writes in its Pi session (src/leader/board-trail.ts). */
+  boardTrail?: BoardTrailPort;
 }
 
 /**
@@ -181,6 +184,7 @@ export class TeamSession {
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
       reviewerUsage: (taskId, u) => this.costs.reviewer(taskId, u),
       note,
+      ...(o.boardTrail ? { trail: o.boardTrail } : {}),
       paceMs: pace.paceMs,
     });
   }

@@ -154,6 +154,7 @@ describe("resume", () => {
     expect(list.text).toContain(`Board ${sessionKey(file1, env.cwd)}`);
     expect(list.text).toMatch(/- `resume-me` \[pending\] Resume me · no teammate can take it: none is alive · last error: @alice was shut down while holding this task/);
     expect(list.text).toContain("Roster: no teammates.");
+    expect(notices(team).join("\n")).not.toContain("board.json"); // the board it wrote is trusted (issue 18)
   });
 });
 

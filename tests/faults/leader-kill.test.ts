@@ -87,7 +87,7 @@ describe("SIGKILL of the leader mid-burst", () => {
     const worker = burstWorker(round);
     team = await startBoardTeam({ agents: AGENTS, args: (env) => args(env.root), scripts: { leader: leaderScript, ...Object.fromEntries(NAMES.map((n) => [n, worker])) } });
     const t = team;
-    const stats = { kills: 0, survivors: 0, exitMs: [] as number[], heldAtKill: 0, unparsed: [] as string[], notCleared: [] as string[], lists: 0 };
+    const stats = { kills: 0, survivors: 0, exitMs: [] as number[], heldAtKill: 0, unparsed: [] as string[], notCleared: [] as string[], lists: 0, flagged: [] as string[] };
     let boardPath = "";
     const orphans: Promise<void>[] = [];
     // One resume more than kills: the last kill's board is checked by a resumed leader too.
@@ -103,6 +103,9 @@ describe("SIGKILL of the leader mid-burst", () => {
         const list = t.toolEnds("task_list")[ends]?.text ?? "";
         stats.lists++;
         if (/\[(claimed|in_review|parked)\]/.test(list) || !list.includes(`${2 * (r - 1)} tasks`)) stats.notCleared.push(`round ${r}: ${list.split("\n").slice(0, 3).join(" / ")}`);
+        // The board the killed leader wrote is its own: no flag (issue 18, a false alarm otherwise).
+        const flags = t.leader.proc.child.uiRequests.flatMap((u) => (u.request.method === "notify" && u.request.message.includes("board.json") ? [u.request.message] : []));
+        if (flags.length > 0) stats.flagged.push(`round ${r}: ${flags.join(" / ")}`);
       }
       if (r > ROUNDS) break;
       const spawnsBefore = t.toolEnds("teammate_spawn").length;
@@ -143,11 +146,13 @@ describe("SIGKILL of the leader mid-burst", () => {
         `teammates alive 5 s after the kill: ${stats.survivors}; they were gone after ${mean} ms on average (max ${Math.max(...stats.exitMs)} ms)`,
         `board.json unparsable after a kill: ${stats.unparsed.length}; kills that left a task held in board.json: ${stats.heldAtKill}`,
         `resumed leaders whose task_list still showed a held task or a wrong task count: ${stats.notCleared.length} of ${stats.lists}`,
+        `resumed leaders that flagged the killed leader's board.json as not its own: ${stats.flagged.length} of ${stats.lists}`,
       ],
     });
     expect(stats.survivors).toBe(0);
     expect(stats.unparsed).toEqual([]);
     expect(stats.lists).toBe(ROUNDS);
     expect(stats.notCleared).toEqual([]);
+    expect(stats.flagged).toEqual([]);
   });
 });

@@ -7,10 +7,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createBoard, createTask, claimTask, gateOutcome, serializeBoard, submitTask, type Effect } from "../../../src/board/index.ts";
+import { createBoard, createTask, claimTask, gateOutcome, submitTask, type Effect } from "../../../src/board/index.ts";
 import { BoardHost, type BoardEscalation, type BoardMate, type BoardSettled } from "../../../src/leader/board-host.ts";
 import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
+import type { BoardTrailPort } from "../../../src/leader/board-trail.ts";
+import { plantBoard } from "../../support/board-host.ts";
 import { sealedIntent } from "../../support/sealed-intents.ts";
 
 const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
@@ -24,8 +26,10 @@ let settled: BoardSettled[];
 let escalations: BoardEscalation[];
 let working: boolean;
 let keys: SpawnKeys;
+let trail: BoardTrailPort | undefined;
 
 beforeEach(async () => {
+  trail = undefined;
   keys = new SpawnKeys();
   keys.issue("alice", "alice-1");
   dir = await mkdtemp(join(tmpdir(), "board-host-results-"));
@@ -44,6 +48,7 @@ afterEach(async () => {
 
 async function startHost(spawning: string[] = []): Promise<BoardHost> {
   host = new BoardHost({
+    ...(trail ? { trail } : {}),
     layout,
     keys,
     cwd: dir,
@@ -79,8 +84,7 @@ async function plantParked(): Promise<void> {
   submitTask(board, { holder: who, taskId: "done", status: "completed", result: `DONE-RESULT ${"r".repeat(400)} END` }, 3);
   claimTask(board, { holder: { ...who, hasAssignment: false }, taskId: "gated" }, 4);
   for (const n of [1, 2]) gateOutcome(board, { token: tokenOf(submitTask(board, { holder: who, taskId: "gated", status: "completed", result: "r" }, 5).effects), text: "VERDICT: FAIL - no" }, 6 + n);
-  await mkdir(layout.root, { recursive: true });
-  await writeFile(layout.board, serializeBoard(board));
+  trail = await plantBoard(layout, board); // as the leader before this one wrote it
 }
 
 async function submitIntent(id: string, taskId: string, status: "completed" | "failed"): Promise<Record<string, unknown>> {
