@@ -283,14 +283,15 @@ export class BoardHost {
     this.activity.changed();
   }
 
-  /** Stops watching, aborts reviewers and writes the last snapshot. Idempotent. */
+  /** Stops watching, aborts reviewers, writes the last snapshot and waits for the reviewers to stop. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#notices.close();
     this.#snapshots.stop();
     await this.#intents.close();
-    this.#reviews.abortAll();
+    const reviewersStopped = this.#reviews.abortAll();
     if (!this.#unavailable) await this.#snapshots.writeLast();
+    await reviewersStopped; // and what their bash left running is ended (src/process/reviewer.ts)
   }
 }

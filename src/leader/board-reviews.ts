@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import type { Effect, GateResult, Holder } from "../board/index.ts";
-import { startReviewer, type Reviewer, type ReviewerOptions } from "../process/index.ts";
+import { reapNote, startReviewer, type Reviewer, type ReviewerOptions } from "../process/index.ts";
 
 /** Wiring of `BoardReviews`, all supplied by the host. */
 export interface BoardReviewsOptions {
@@ -61,6 +61,10 @@ export class BoardReviews {
         model: this.#o.teamModel(),
         stderrLog: join(this.#o.logDir, `${e.taskId}.log`),
         label: `reviewer of ${e.taskId}`,
+        onReaped: (result) => {
+          const text = reapNote(result, `the reviewer of ${e.taskId}`);
+          if (text) this.#o.note(text);
+        },
       });
       while (prompt !== undefined && this.#reviewers.has(e.token)) {
         this.#reviewers.set(e.token, reviewer);
@@ -105,8 +109,10 @@ export class BoardReviews {
     void reviewer?.stop();
   }
 
-  /** Aborts every reviewer in flight (leader shutdown). */
-  abortAll(): void {
+  /** Aborts every reviewer in flight (leader shutdown); resolves once those started have stopped and been reaped. */
+  async abortAll(): Promise<void> {
+    const stopping = [...this.#reviewers.values()].map((r) => r?.stop());
     for (const token of [...this.#reviewers.keys()]) this.abort(token);
+    await Promise.all(stopping);
   }
 }

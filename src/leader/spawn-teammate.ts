@@ -18,6 +18,7 @@ import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { launchFailure, preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
+import { reapIncarnation } from "./teammate-exit.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
@@ -162,6 +163,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   if (m.state.phase !== "starting") {
     // Shut down (or the session ended) while the process was being started: stop it now.
     await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+    await reapIncarnation(team, m); // its role's extensions may have started something
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch(() => undefined);
     await removeLaunchDirs(m.launchDirs.splice(0));

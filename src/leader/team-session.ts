@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
-import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
+import { capsDrop, readHostCaps, reapMarked, reapNote, resolvePiCli } from "../process/index.ts";
+import { ENV } from "../team/identity.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
@@ -251,7 +252,9 @@ export class TeamSession {
 
   /**
    * Harness first: stopping its teammates releases their claims on the board (R21), which the
-   * board's close then writes. Idempotent.
+   * board's close then writes. Then every process still carrying this leader's pid is ended: each
+   * teammate and reviewer was reaped as it closed, this catches any that a bound or a race let
+   * through (src/process/reaper.ts). Idempotent.
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -262,6 +265,9 @@ export class TeamSession {
     } finally {
       // Also when the harness failed to close: an open board watcher keeps `pi -p` from exiting.
       await this.board.close();
+      const reaped = await reapMarked([{ key: ENV.leaderPid, value: String(process.pid) }]).catch(() => undefined);
+      const text = reaped && reapNote(reaped, "this session's teammates and reviewers");
+      if (text) this.notes.add(text);
       this.notes.closeFile();
     }
   }

@@ -1,25 +1,44 @@
 import { removeLaunchDirs } from "../launch/index.ts";
 import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
+import { reapMarked, reapNote } from "../process/index.ts";
+import { ENV } from "../team/identity.ts";
 import type { Member } from "../team/member.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /**
- * Watches `m`'s child (started by the spawn): on exit, drains its outbox, closes it on its queue,
- * then keeps its worktree's work and removes the dirs its launch made; `m.closed` resolves after
- * all of that. Returns at once.
+ * Watches `m`'s child (started by the spawn): on exit, ends what it left running (`reapIncarnation`)
+ * while it drains its outbox and closes it on its queue, then keeps its worktree's work and removes
+ * the dirs its launch made; `m.closed` resolves after all of that. Returns at once.
  */
 export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): void {
   const proc = m.proc!;
+  // Before the worktree capture: a leftover process could still be writing into it.
+  const reaped = proc.exited.then(() => reapIncarnation(team, m));
   void proc.exited.then((exit) => team.enqueue(m, async () => {
     for (const dispose of m.disposers.splice(0)) dispose();
     team.stream.forget(m); // its pipe is closed: no record of this incarnation can come again
     const records = await team.mail.read(m.outbox); // a last report before the end still counts
     return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
-  })).then(() => keepWorktree(team, locks, m))
+  })).then(() => reaped).then(() => keepWorktree(team, locks, m))
     .then(() => removeLaunchDirs(m.launchDirs.splice(0)))
     .then((problem) => problem && team.note(problem, m))
     .finally(() => m.markClosed());
+}
+
+/**
+ * Once `m`'s child has closed (a stop, a crash, a spawn given up): SIGKILLs every process still
+ * carrying its spawn id (src/process/reaper.ts), which is what its `bash` left running (background,
+ * `nohup`, `setsid` or double-forked commands; the whole tree after a SIGKILL), and notes it. Never
+ * throws.
+ */
+export async function reapIncarnation(team: TeamDriver, m: Member): Promise<void> {
+  try {
+    const text = reapNote(await reapMarked([{ key: ENV.spawnId, value: m.spawnId }]), `@${m.name} (spawn ${m.spawnId})`);
+    if (text) team.note(text, m);
+  } catch (error) {
+    team.note(`could not look for processes @${m.name} left running: ${error instanceof Error ? error.message : String(error)}`, m);
+  }
 }
 
 /**

@@ -151,6 +151,18 @@ class Scan {
   }
 }
 
+/**
+ * One line on what a reap did, for the harness log, or undefined when there is nothing to say
+ * (nothing found, or no /proc). `whose` names the owner, e.g. "@alice (spawn 3f2a…)".
+ */
+export function reapNote(result: ReapResult, whose: string): string | undefined {
+  const parts: string[] = [];
+  if (result.killed.length > 0) parts.push(`ended ${result.killed.length} process(es) ${whose} left running (SIGKILL to pids ${result.killed.join(", ")})`);
+  if (result.failed.length > 0) parts.push(`could not end ${result.failed.map((f) => `pid ${f.pid} (${f.code})`).join(", ")} left by ${whose}`);
+  if (!result.complete) parts.push(`the scan for what ${whose} left running stopped at its bound; some processes may remain`);
+  return parts.length > 0 ? parts.join("; ") : undefined;
+}
+
 /** The calling process and its ancestors (up to `MAX_ANCESTORS`), by their /proc stat files. */
 async function ancestry(procDir: string): Promise<Set<number>> {
   const spared = new Set([process.pid, process.ppid]);

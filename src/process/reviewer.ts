@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { ENV } from "../team/identity.ts";
 import { trustFlag } from "../team/trust.ts";
+import { reapMarked, type ReapResult } from "./reaper.ts";
 import { spawnPiChild, type PiChild } from "./spawner.ts";
 
 /** The reviewer's read-only tool set (W9). `bash` can still write; reviewers are told not to. */
@@ -21,6 +23,8 @@ export interface ReviewerOptions {
   label: string;
   /** Budget for one answer (prompt → settled), in ms. Default 10 minutes. */
   answerTimeoutMs?: number;
+  /** Told what the reaper ended once the reviewer's process has closed (see `startReviewer`). */
+  onReaped?: (result: ReapResult) => void;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface Reviewer {
   ask(prompt: string): Promise<string>;
   /** Its lifetime tokens and cost (USD) from `get_session_stats`; undefined when it cannot say. Never rejects. */
   usage(): Promise<{ tokens: number; cost: number } | undefined>;
-  /** Stops the process (idempotent; never rejects). */
+  /** Stops the process and ends what it left running (idempotent; never rejects). */
   stop(): Promise<void>;
 }
 
@@ -65,20 +69,28 @@ export function reviewerArgs(options: Pick<ReviewerOptions, "trusted" | "model">
 }
 
 /**
- * Starts a reviewer and waits until it answers `get_state`.
+ * Starts a reviewer and waits until it answers `get_state`. The run gets its own
+ * `PI_TEAMS_REVIEW_ID`: once its process has closed (stopped, crashed or failed to start), every
+ * process still carrying that id (what its `bash` left running) is SIGKILLed (src/process/reaper.ts)
+ * and `onReaped` is told; `stop` resolves after that.
  * @throws as `spawnPiChild` and `waitReady`.
  */
 export async function startReviewer(options: ReviewerOptions): Promise<Reviewer> {
   const args = reviewerArgs(options);
+  const reviewId = randomUUID();
   const proc: PiChild = await spawnPiChild({
     piCli: options.piCli,
     args,
     cwd: options.cwd,
-    env: { ...options.env, [ENV.role]: "reviewer", [ENV.name]: undefined, [ENV.spawnId]: undefined },
+    env: { ...options.env, [ENV.role]: "reviewer", [ENV.name]: undefined, [ENV.spawnId]: undefined, [ENV.reviewId]: reviewId, [ENV.leaderPid]: String(process.pid) },
     stderrLog: options.stderrLog,
     label: options.label,
     dropSysAdmin: true,
   });
+  const reaped = proc.exited
+    .then(() => reapMarked([{ key: ENV.reviewId, value: reviewId }]))
+    .then((result) => options.onReaped?.(result))
+    .catch(() => undefined);
   try {
     await proc.waitReady(30_000);
   } catch (error) {
@@ -106,6 +118,7 @@ export async function startReviewer(options: ReviewerOptions): Promise<Reviewer>
     },
     async stop() {
       await proc.stop({ graceMs: 2000, termGraceMs: 2000 });
+      await reaped;
     },
   };
 }

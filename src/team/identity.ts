@@ -7,14 +7,25 @@ export const ENV = {
   role: "PI_TEAMS_ROLE",
   /** The teammate's name, e.g. "alice". */
   name: "PI_TEAMS_NAME",
-  /** The id of this incarnation; a respawn under the same name gets a new one. */
+  /**
+   * The id of this incarnation; a respawn under the same name gets a new one. Also the marker its
+   * leftover processes are found by once it has ended (src/process/reaper.ts).
+   */
   spawnId: "PI_TEAMS_SPAWN_ID",
   /** Absolute path of the session's runtime dir (roster, outboxes, inboxes, logs). */
   runtimeDir: "PI_TEAMS_RUNTIME_DIR",
   /** Absolute path of the session's board dir (board.json, claim and submission intents). */
   boardDir: "PI_TEAMS_BOARD_DIR",
-  /** Pid of the leader process. */
+  /**
+   * Pid of the leader process; reviewers get it too. Every process a child starts inherits it, so
+   * at the session's end the leader ends whatever still carries its pid (src/process/reaper.ts).
+   */
   leaderPid: "PI_TEAMS_LEADER_PID",
+  /**
+   * The id of one verify reviewer run (reviewers only): what its leftover processes are found by
+   * once it has ended (src/process/reaper.ts), as a teammate's are by its spawn id.
+   */
+  reviewId: "PI_TEAMS_REVIEW_ID",
   /**
    * Absolute path of the teammate's own Git worktree (R20). Unset for a teammate that shares the
    * leader's working tree. Shared-tree teammates get every edit guard; worktree teammates a
