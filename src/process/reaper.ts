@@ -14,32 +14,45 @@
  * kill, which Linux makes safe in practice by handing out pids in order up to pid_max before it
  * reuses one.
  */
-import { open, readdir, readFile } from "node:fs/promises";
-import { environHas, markerEntry, procPid, statParent, type Marker } from "./proc-parse.ts";
+import { readdirSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { environHas, markerEntry, procPid, type Marker } from "./proc-parse.ts";
+import { ancestry, readEnviron, readEnvironSync, type Environ } from "./proc-read.ts";
 
 export type { Marker } from "./proc-parse.ts";
 
-/** Bounds of one `reapMarked` call. */
+/** Bounds of one `reapMarked` or `findMarked` call. */
 export interface ReapLimits {
   /**
    * Bytes read of one process's environment. Default 8 MiB: more than exec accepts for arguments
    * and environment together (6 MiB at most on Linux), so no real environment is cut.
    */
   environBytes: number;
-  /** Bytes read in one call, every process and round together. Default 512 MiB. */
+  /**
+   * Bytes read in one call, every process and round together (checked between batches of reads,
+   * so it may be passed by one batch). Default 512 MiB.
+   */
   totalBytes: number;
   /**
    * Scans of /proc in one call. A scan that killed something is followed by another (a marked
    * process may have forked while it ran); one that killed nothing new ends the call. Default 16.
    */
   rounds: number;
+  /**
+   * Time for one call, in ms. A read of a process's environment waits for that process's memory
+   * map lock, which a process stuck in the kernel can hold; past this the call gives up. Default 10 s.
+   */
+  timeMs: number;
 }
 
-const DEFAULT_LIMITS: ReapLimits = { environBytes: 8 * 1024 * 1024, totalBytes: 512 * 1024 * 1024, rounds: 16 };
-/** How far up the parent chain the caller's ancestors are looked up (they are never killed). */
-const MAX_ANCESTORS = 64;
+const DEFAULT_LIMITS: ReapLimits = { environBytes: 8 * 1024 * 1024, totalBytes: 512 * 1024 * 1024, rounds: 16, timeMs: 10_000 };
+/**
+ * Environments read at once. Each read is a few trips between the thread pool and the event loop,
+ * which a busy leader answers slowly; reading in parallel pays those trips once per batch.
+ */
+const BATCH = 64;
 
-/** Options of `reapMarked`. */
+/** Options of `reapMarked` and `findMarked`. */
 export interface ReapOptions {
   /** The proc file system. Default `/proc`. */
   procDir?: string;
@@ -63,92 +76,168 @@ export interface ReapResult {
  * except the calling process and its ancestors. SIGKILL at once, not SIGTERM first: the owner of
  * these processes is gone, and a grace period would let them fork or catch the signal. Processes
  * that vanish during the scan, or whose files cannot be read, are skipped. Bounded by `limits`.
- * @returns the pids killed and failed; never rejects.
- * @throws Error when a marker is not an environment entry (see `markerEntry`), before any scan.
+ * @returns the pids killed and failed. Rejects only when a marker is not an environment entry
+ *   (see `markerEntry`), before any scan.
  */
 export async function reapMarked(markers: readonly Marker[], options: ReapOptions = {}): Promise<ReapResult> {
-  const scan = await Scan.start(markers, options);
+  const scan = Scan.start(markers, options);
+  try {
+    const result: ReapResult = { supported: false, killed: [], failed: [], complete: true };
+    const seen = new Set<number>();
+    for (let round = 0; round < scan.limits.rounds; round++) {
+      const found = await scan.next(seen);
+      if (killFound(found, seen, result)) return result;
+    }
+    return { ...result, complete: false };
+  } finally {
+    scan.close();
+  }
+}
+
+/**
+ * `reapMarked` for a process that is exiting (an `exit` handler cannot wait): the same scan with
+ * synchronous reads. Bounded by `limits` except `timeMs`: a read that blocks (see `ReapLimits`)
+ * blocks it. Never throws on what it reads.
+ * @throws Error when a marker is not an environment entry (see `markerEntry`), before any scan.
+ */
+export function reapMarkedSync(markers: readonly Marker[], options: ReapOptions = {}): ReapResult {
+  const scan = Scan.start(markers, options);
   const result: ReapResult = { supported: false, killed: [], failed: [], complete: true };
   const seen = new Set<number>();
   for (let round = 0; round < scan.limits.rounds; round++) {
-    const found = await scan.next(seen);
-    result.supported = found.supported;
-    for (const pid of found.pids) {
-      seen.add(pid);
-      try {
-        process.kill(pid, "SIGKILL");
-        result.killed.push(pid);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        if (code !== "ESRCH") result.failed.push({ pid, code }); // ESRCH: it ended meanwhile
-      }
-    }
-    if (!found.complete) return { ...result, complete: false };
-    if (found.pids.length === 0) return result;
+    if (killFound(scan.nextSync(seen), seen, result)) return result;
   }
   return { ...result, complete: false };
 }
 
 /**
- * The pids of the processes that carry one of `markers` (as `reapMarked` finds them, one scan,
- * nothing signalled), except the calling process and its ancestors. Never rejects.
- * @throws Error when a marker is not an environment entry (see `markerEntry`).
+ * SIGKILLs the pids of one scan into `result` and adds them to `seen`. True when the reap is over:
+ * the scan found nothing new, or a bound ended it (then `result.complete` is false).
  */
-export async function findMarked(markers: readonly Marker[], options: ReapOptions = {}): Promise<Found> {
-  return (await Scan.start(markers, options)).next(new Set());
+function killFound(found: Found, seen: Set<number>, result: ReapResult): boolean {
+  result.supported = found.supported;
+  for (const pid of found.pids) {
+    seen.add(pid);
+    try {
+      process.kill(pid, "SIGKILL");
+      result.killed.push(pid);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      if (code !== "ESRCH") result.failed.push({ pid, code }); // ESRCH: it ended meanwhile
+    }
+  }
+  if (!found.complete) result.complete = false;
+  return !found.complete || found.pids.length === 0;
 }
 
-/** One scan's answer: `supported` false where there is no /proc; `complete` false when the byte budget ran out. */
+/** The pids named in a /proc listing, less the spared and the skipped ones. */
+function candidates(names: readonly string[], spared: ReadonlySet<number>, skip: ReadonlySet<number>): number[] {
+  return names.map(procPid).filter((pid): pid is number => pid !== undefined && !spared.has(pid) && !skip.has(pid));
+}
+
+/**
+ * The pids of the processes that carry one of `markers` (as `reapMarked` finds them, one scan,
+ * nothing signalled), except the calling process and its ancestors. Rejects only when a marker is
+ * not an environment entry (see `markerEntry`).
+ */
+export async function findMarked(markers: readonly Marker[], options: ReapOptions = {}): Promise<Found> {
+  const scan = Scan.start(markers, options);
+  try {
+    return await scan.next(new Set());
+  } finally {
+    scan.close();
+  }
+}
+
+/** One scan's answer: `supported` false where there is no /proc; `complete` false when a bound ended it. */
 export interface Found {
   supported: boolean;
   pids: number[];
   complete: boolean;
 }
 
-/** Scans of /proc for the markers, sharing one byte budget; the caller and its ancestors are spared. */
+/** Scans of /proc for the markers, sharing one byte budget and one deadline; the caller and its ancestors are spared. */
 class Scan {
   readonly limits: ReapLimits;
   readonly #procDir: string;
   readonly #entries: Buffer[];
   readonly #spared: Set<number>;
-  readonly #reader: EnvironReader;
+  #spent = 0;
+  /** Set by the first async scan: `timeMs` from then on. */
+  #deadline: { timer: NodeJS.Timeout; late: Promise<"late"> } | undefined;
 
-  private constructor(procDir: string, entries: Buffer[], limits: ReapLimits, spared: Set<number>) {
+  private constructor(procDir: string, entries: Buffer[], limits: ReapLimits) {
     this.limits = limits;
     this.#procDir = procDir;
     this.#entries = entries;
-    this.#spared = spared;
-    this.#reader = new EnvironReader(limits);
+    this.#spared = process.platform === "linux" ? ancestry(procDir) : new Set();
   }
 
   /** @throws Error as `markerEntry`. */
-  static async start(markers: readonly Marker[], options: ReapOptions): Promise<Scan> {
-    const entries = markers.map(markerEntry);
-    const procDir = options.procDir ?? "/proc";
-    const spared = process.platform === "linux" ? await ancestry(procDir) : new Set<number>();
-    return new Scan(procDir, entries, { ...DEFAULT_LIMITS, ...options.limits }, spared);
+  static start(markers: readonly Marker[], options: ReapOptions): Scan {
+    return new Scan(options.procDir ?? "/proc", markers.map(markerEntry), { ...DEFAULT_LIMITS, ...options.limits });
+  }
+
+  close(): void {
+    clearTimeout(this.#deadline?.timer);
   }
 
   /** The marked pids not in `skip`. */
   async next(skip: ReadonlySet<number>): Promise<Found> {
-    if (process.platform !== "linux") return { supported: false, pids: [], complete: true };
-    let names: string[];
-    try {
-      names = await readdir(this.#procDir);
-    } catch {
-      return { supported: false, pids: [], complete: true }; // no /proc here (a sandbox without it)
-    }
+    const names = process.platform === "linux" ? await readdir(this.#procDir).catch(() => undefined) : undefined;
+    if (!names) return { supported: false, pids: [], complete: true }; // no /proc here (not Linux, a sandbox without it)
+    this.#deadline ??= deadline(this.limits.timeMs);
     const pids: number[] = [];
-    if (this.#entries.length === 0) return { supported: true, pids, complete: true };
-    for (const name of names) {
-      const pid = procPid(name);
-      if (pid === undefined || this.#spared.has(pid) || skip.has(pid)) continue;
-      if (this.#reader.exhausted) return { supported: true, pids, complete: false };
-      const environ = await this.#reader.read(`${this.#procDir}/${pid}/environ`);
-      if (environ && environHas(environ.data, this.#entries, environ.truncated)) pids.push(pid);
+    const todo = candidates(names, this.#spared, skip);
+    for (let i = 0; i < todo.length; i += BATCH) {
+      if (this.#spent >= this.limits.totalBytes) return { supported: true, pids, complete: false };
+      const batch = todo.slice(i, i + BATCH);
+      const environs = await Promise.race([Promise.all(batch.map((pid) => readEnviron(this.#path(pid), this.#cap()))), this.#deadline.late]);
+      if (environs === "late") return { supported: true, pids, complete: false };
+      pids.push(...batch.filter((_, j) => this.#carries(environs[j])));
     }
     return { supported: true, pids, complete: true };
   }
+
+  /** `next` with synchronous reads, and no deadline. */
+  nextSync(skip: ReadonlySet<number>): Found {
+    let names: string[] | undefined;
+    try {
+      names = process.platform === "linux" ? readdirSync(this.#procDir) : undefined;
+    } catch {
+      names = undefined;
+    }
+    if (!names) return { supported: false, pids: [], complete: true };
+    const pids: number[] = [];
+    for (const pid of candidates(names, this.#spared, skip)) {
+      if (this.#spent >= this.limits.totalBytes) return { supported: true, pids, complete: false };
+      if (this.#carries(readEnvironSync(this.#path(pid), this.#cap()))) pids.push(pid);
+    }
+    return { supported: true, pids, complete: true };
+  }
+
+  #path(pid: number): string {
+    return `${this.#procDir}/${pid}/environ`;
+  }
+
+  /** The size bound of the next read: per process, and what is left of the call's budget. */
+  #cap(): number {
+    return Math.max(0, Math.min(this.limits.environBytes, this.limits.totalBytes - this.#spent));
+  }
+
+  /** Counts what was read and says whether it holds a marker; false when nothing could be read. */
+  #carries(environ: Environ | undefined): boolean {
+    if (!environ) return false;
+    this.#spent += environ.data.length;
+    return environHas(environ.data, this.#entries, environ.truncated);
+  }
+}
+
+/** A promise that resolves with "late" after `ms` (its timer does not keep the process alive). */
+function deadline(ms: number): { timer: NodeJS.Timeout; late: Promise<"late"> } {
+  let timer!: NodeJS.Timeout;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ms).unref()));
+  return { timer, late };
 }
 
 /**
@@ -161,65 +250,4 @@ export function reapNote(result: ReapResult, whose: string): string | undefined 
   if (result.failed.length > 0) parts.push(`could not end ${result.failed.map((f) => `pid ${f.pid} (${f.code})`).join(", ")} left by ${whose}`);
   if (!result.complete) parts.push(`the scan for what ${whose} left running stopped at its bound; some processes may remain`);
   return parts.length > 0 ? parts.join("; ") : undefined;
-}
-
-/** The calling process and its ancestors (up to `MAX_ANCESTORS`), by their /proc stat files. */
-async function ancestry(procDir: string): Promise<Set<number>> {
-  const spared = new Set([process.pid, process.ppid]);
-  let pid = process.ppid;
-  for (let i = 0; i < MAX_ANCESTORS && pid > 1; i++) {
-    const parent = await readFile(`${procDir}/${pid}/stat`, "utf8").then(statParent, () => undefined);
-    if (parent === undefined || spared.has(parent)) break;
-    spared.add(parent);
-    pid = parent;
-  }
-  return spared;
-}
-
-/** Reads environ files into one growing buffer, within the per-process and per-call byte bounds. */
-class EnvironReader {
-  readonly #limits: ReapLimits;
-  #buffer = Buffer.allocUnsafe(64 * 1024);
-  #spent = 0;
-
-  constructor(limits: ReapLimits) {
-    this.#limits = limits;
-  }
-
-  /** True once the call's byte budget is spent. */
-  get exhausted(): boolean {
-    return this.#spent >= this.#limits.totalBytes;
-  }
-
-  /** The file's bytes (a view into the shared buffer, valid until the next read), or undefined when it cannot be read. */
-  async read(path: string): Promise<{ data: Buffer; truncated: boolean } | undefined> {
-    const cap = Math.min(this.#limits.environBytes, this.#limits.totalBytes - this.#spent);
-    let handle;
-    try {
-      handle = await open(path, "r");
-    } catch {
-      return undefined; // vanished, or not ours to read
-    }
-    let length = 0;
-    try {
-      for (;;) {
-        if (length === this.#buffer.length) {
-          if (length >= cap) break;
-          const bigger = Buffer.allocUnsafe(Math.min(cap, this.#buffer.length * 2));
-          this.#buffer.copy(bigger, 0, 0, length);
-          this.#buffer = bigger;
-        }
-        const { bytesRead } = await handle.read(this.#buffer, length, Math.min(this.#buffer.length, cap) - length, null);
-        if (bytesRead === 0) break;
-        length += bytesRead;
-        if (length >= cap) break;
-      }
-    } catch {
-      return undefined; // it exited while we read
-    } finally {
-      await handle.close().catch(() => undefined);
-    }
-    this.#spent += length;
-    return { data: this.#buffer.subarray(0, length), truncated: length >= cap };
-  }
 }

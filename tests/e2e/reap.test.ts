@@ -14,7 +14,7 @@ import { boardWorker, create, spawnIdle, startBoardTeam, taskOf, type BoardTeam 
 import { agentFile } from "../support/leader.ts";
 import { leaderMarker, markedPids, spawnMarker, waitNoneMarked, describePid, type Marker } from "../support/leftovers.ts";
 import type { ModelCall, Reply, ReplyToolCall } from "../support/scripted-model.ts";
-import { leaderCommands, spawnCall, startTeam, waitUntil, type Team } from "../support/team.ts";
+import { leaderCommands, sendCall, spawnCall, startTeam, waitUntil, type Team } from "../support/team.ts";
 
 const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read, bash" }) };
 
@@ -68,12 +68,21 @@ describe.runIf(process.platform === "linux")("nothing outlives its teammate", ()
     expect(left).toEqual([]);
   });
 
-  it("the leader SIGKILLed during a teammate's bash call: the teammate ends its own leftovers on the way out", async () => {
-    team = await startTeam({ agents: AGENTS, scripts: { leader: leaderCommands({ SPAWN: [spawnCall("bob", "worker", "GO")] }), bob: firstCall(leaveBehind(424)) } });
+  it("the leader SIGKILLed: a teammate in a bash call and one streaming reports end their own leftovers on the way out", async () => {
+    // eve streams reports after her bash call, so a write to the dead leader's pipe kills her Pi (EPIPE).
+    const streaming = (c: ModelCall): Reply => {
+      const n = c.messages.filter((m) => m.role === "assistant").length;
+      if (n === 0) return { toolCalls: [leaveBehind(425, false)] };
+      return n > 200 ? { text: "done" } : { toolCalls: [sendCall("leader", `report ${n}`)], delayMs: 20 };
+    };
+    team = await startTeam({ agents: AGENTS, scripts: { leader: leaderCommands({ SPAWN: [spawnCall("bob", "worker", "GO"), spawnCall("eve", "worker", "GO")] }), bob: firstCall(leaveBehind(424)), eve: streaming } });
     const t = team;
-    await t.run("SPAWN");
+    await t.leader.prompt("SPAWN");
+    await t.waitToolEnds("teammate_spawn", 2, 60_000);
     const bob = spawned(t, "bob");
-    await waitUntil("bob's four sleeps", async () => (await sleepsOf([spawnMarker(bob.spawnId)], 424)).length === 4, 30_000);
+    const eve = spawned(t, "eve");
+    await waitUntil("the sleeps of bob and eve", async () => (await sleepsOf([spawnMarker(bob.spawnId)], 424)).length === 4 && (await sleepsOf([spawnMarker(eve.spawnId)], 425)).length === 3, 30_000);
+    await t.model.waitForCall((c) => c.agent === "eve" && c.messages.filter((m) => m.role === "assistant").length > 3, 30_000);
 
     const leaderPid = t.leader.pid;
     process.kill(leaderPid, "SIGKILL");

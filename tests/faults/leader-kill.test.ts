@@ -6,6 +6,8 @@
  * leader, resumed on the same session file, must show the board restored, every task held by a
  * teammate of the killed leader back to pending. ROUNDS rounds chain: each resumed leader is
  * the next round's victim, and starts while the killed leader's orphans are still exiting.
+ * Each teammate's first reply also leaves a `setsid` and a `nohup` sleep behind with its `bash`
+ * (issue 18): 5 s after each kill no process may carry the killed leader's pid.
  */
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
@@ -19,10 +21,13 @@ import { startBoardTeam, type BoardTeam } from "../support/board.ts";
 import { isAlive, spawnCall, waitGone } from "../support/team.ts";
 import { recordFigures, secondsSince, seededRandom } from "./support/figures.ts";
 import { pollUntil } from "./support/waits.ts";
+import { leaderMarker, markedPids, waitNoneMarked } from "../support/leftovers.ts";
 
 const ROUNDS = Number(process.env.FAULTS_LEADER_KILLS ?? 20);
 const NAMES = ["ka", "kb"];
-const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
+const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read, bash" }) };
+/** What a teammate's bash leaves running with its first claim: a new session, and a nohup'd job. */
+const LEAVE = { name: "bash", arguments: { command: "setsid sleep 3603 >/dev/null 2>&1 </dev/null &\nnohup sleep 3604 >/dev/null 2>&1 &" } };
 
 let team: BoardTeam | undefined;
 afterEach(async () => {
@@ -38,7 +43,8 @@ function burstWorker(round: { now: number }) {
 function burstReply(c: ModelCall, round: number): Reply {
   if (c.toolResults.length === 0 && !c.lastUser.includes("Board notice") && !c.lastUser.includes("BURST")) return { text: "ok" };
   const n = c.messages.filter((m) => m.role === "assistant").length;
-  if (n === 0 || c.toolResults.length === 0) return { toolCalls: [{ name: "task_claim", arguments: {} }] };
+  if (n === 0) return { toolCalls: [{ name: "task_claim", arguments: {} }, LEAVE] };
+  if (c.toolResults.length === 0) return { toolCalls: [{ name: "task_claim", arguments: {} }] };
   if (n > 60) return { text: "stopping" };
   const peer = NAMES.find((x) => x !== c.agent)!;
   return {
@@ -87,7 +93,7 @@ describe("SIGKILL of the leader mid-burst", () => {
     const worker = burstWorker(round);
     team = await startBoardTeam({ agents: AGENTS, args: (env) => args(env.root), scripts: { leader: leaderScript, ...Object.fromEntries(NAMES.map((n) => [n, worker])) } });
     const t = team;
-    const stats = { kills: 0, survivors: 0, exitMs: [] as number[], heldAtKill: 0, unparsed: [] as string[], notCleared: [] as string[], lists: 0, flagged: [] as string[] };
+    const stats = { kills: 0, survivors: 0, exitMs: [] as number[], heldAtKill: 0, unparsed: [] as string[], notCleared: [] as string[], lists: 0, flagged: [] as string[], markedAtKill: 0, leftovers: [] as string[] };
     let boardPath = "";
     const orphans: Promise<void>[] = [];
     // One resume more than kills: the last kill's board is checked by a resumed leader too.
@@ -116,7 +122,9 @@ describe("SIGKILL of the leader mid-burst", () => {
       await pollUntil(`round ${r}: a teammate at work`, () => t.model.calls.slice(callsBefore).some((c) => NAMES.includes(c.agent)), 30_000);
       await new Promise((res) => setTimeout(res, rnd.int(0, 600)));
       if (!boardPath) boardPath = join(t.env.agentDir, "tasks", sessionKey(await sessionFileIn(join(t.env.root, "sessions")), t.env.cwd), "board.json");
-      process.kill(t.leader.pid, "SIGKILL");
+      const leaderPid = t.leader.pid;
+      stats.markedAtKill += (await markedPids([leaderMarker(leaderPid)])).filter((p) => !pids.includes(p)).length;
+      process.kill(leaderPid, "SIGKILL");
       stats.kills++;
       // Checked while the next leader starts (a user resuming at once): every orphan must be gone
       // 5 s after the kill. Orphans still writing meanwhile carry their old spawn ids.
@@ -124,6 +132,11 @@ describe("SIGKILL of the leader mid-burst", () => {
         stats.exitMs.push(gone.ms);
         stats.survivors += gone.alive.length;
         for (const pid of gone.alive) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+      }));
+      // And what their bash started: the teammates end it on their way out (src/worker/worker.ts).
+      orphans.push(waitNoneMarked([leaderMarker(leaderPid)], 5000).then(({ pids: leftPids, left }) => {
+        stats.leftovers.push(...left);
+        for (const pid of leftPids) if (isAlive(pid)) process.kill(pid, "SIGKILL");
       }));
       await t.leader.proc.exited.catch(() => undefined);
       try {
@@ -144,12 +157,14 @@ describe("SIGKILL of the leader mid-burst", () => {
       lines: [
         `${stats.kills} leader kills, each 0-600 ms into a burst of 2 teammates claiming, reporting and mailing each other`,
         `teammates alive 5 s after the kill: ${stats.survivors}; they were gone after ${mean} ms on average (max ${Math.max(...stats.exitMs)} ms)`,
+        `left running: ${stats.markedAtKill} processes besides the teammates carried the killed leader's pid just before the kills (their bash's sleeps, where the first reply had run); 5 s after the kills ${stats.leftovers.length} still did`,
         `board.json unparsable after a kill: ${stats.unparsed.length}; kills that left a task held in board.json: ${stats.heldAtKill}`,
         `resumed leaders whose task_list still showed a held task or a wrong task count: ${stats.notCleared.length} of ${stats.lists}`,
         `resumed leaders that flagged the killed leader's board.json as not its own: ${stats.flagged.length} of ${stats.lists}`,
       ],
     });
     expect(stats.survivors).toBe(0);
+    expect(stats.leftovers).toEqual([]);
     expect(stats.unparsed).toEqual([]);
     expect(stats.lists).toBe(ROUNDS);
     expect(stats.notCleared).toEqual([]);

@@ -6,7 +6,9 @@
  * random delay after its first model call, waits for the crash events, and has the leader
  * respawn them all in one reply (spawns in parallel), until KILLS kills are done. Then every record that reached a victim's outbox or a sink's inbox file
  * must have been delivered exactly once (by record id), no task may be held, and the leader
- * must have had exactly one crash event per kill.
+ * must have had exactly one crash event per kill. Each victim's first reply also leaves a
+ * `setsid` and a `nohup` sleep behind with its `bash` (issue 18): 5 s after each kill no process
+ * may carry the killed incarnation's spawn id.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,17 +17,20 @@ import { parseBoardFile } from "../../src/board/index.ts";
 import { sessionKey } from "../../src/store/layout.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { spawnCall, startTeam, toolEndOf, type Team } from "../support/team.ts";
+import { isAlive, spawnCall, startTeam, toolEndOf, type Team } from "../support/team.ts";
 import { countById, recordFigures, secondsSince, seededRandom } from "./support/figures.ts";
 import { fileRecords, mailInCall, reportBodies } from "./support/mail.ts";
 import { pollUntil, waitQuiet } from "./support/waits.ts";
+import { markedPids, spawnMarker, waitNoneMarked } from "../support/leftovers.ts";
 
 const VICTIMS = ["v1", "v2", "v3", "v4", "v5", "v6", "v7"];
 const ROUNDS = Number(process.env.FAULTS_KILL_ROUNDS ?? 8);
 const KILLS = ROUNDS * VICTIMS.length;
 const SINKS = ["s1"];
 const TASKS = 8;
-const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) };
+const AGENTS = { "worker.md": agentFile("worker", "You are a worker.", { tools: "read, bash" }) };
+/** What a victim's bash leaves running when its first reply runs: a new session, and a nohup'd job. */
+const LEAVE = { name: "bash", arguments: { command: "setsid sleep 3601 >/dev/null 2>&1 </dev/null &\nnohup sleep 3602 >/dev/null 2>&1 &" } };
 const CRASH = (name: string) => `<harness-event type="teammate_crashed" teammate="${name}">`;
 
 let team: Team | undefined;
@@ -47,7 +52,7 @@ function victim(lives: Map<string, Life>): (c: ModelCall) => Reply {
     const l = lives.get(c.agent)!;
     l.firstCall = true;
     const n = l.replies++;
-    if (n === 0) return { toolCalls: [{ name: "task_claim", arguments: {} }] };
+    if (n === 0) return { toolCalls: [{ name: "task_claim", arguments: {} }, LEAVE] };
     if (n > 400) return { text: "stopping" };
     const key = `${c.agent}-${l.life}-${n}`;
     const calls = [
@@ -84,9 +89,12 @@ describe("SIGKILL of a teammate while it streams", () => {
     });
     const t = team;
     const pidOf = new Map<string, number>();
+    const spawnIdOf = new Map<string, string>();
     t.leader.proc.child.onEvent((e) => {
       const end = toolEndOf(e, t.leader.events);
-      if (end?.toolName === "teammate_spawn" && !end.isError) pidOf.set(String(end.details.name), end.details.pid as number);
+      if (end?.toolName !== "teammate_spawn" || end.isError) return;
+      pidOf.set(String(end.details.name), end.details.pid as number);
+      spawnIdOf.set(String(end.details.name), String(end.details.spawnId));
     });
     await t.run("TASKS", 30_000);
     // Not `run`: the victims start streaming at once (board notices), so the leader's run
@@ -102,7 +110,7 @@ describe("SIGKILL of a teammate while it streams", () => {
     };
     const heldBy = async (name: string) => (await board()).tasks.filter((x) => "holding" in x.state && x.state.holding.holder.name === name).map((x) => x.id);
     const crashes = (name: string) => t.leader.customMessages().filter((m) => m.content.includes(CRASH(name))).length;
-    const stats = { kills: 0, heldAtKill: 0, delays: [] as number[], replies: [] as number[] };
+    const stats = { kills: 0, heldAtKill: 0, delays: [] as number[], replies: [] as number[], markedAtKill: 0, leftovers: [] as string[], reapMs: [] as number[] };
     const killsOf = new Map(VICTIMS.map((v) => [v, 0]));
     const killed = new Set<number>();
 
@@ -118,13 +126,18 @@ describe("SIGKILL of a teammate while it streams", () => {
       const held = await heldBy(v).catch(() => []);
       const before = crashes(v);
       const pid = pidOf.get(v)!;
+      const marker = spawnMarker(spawnIdOf.get(v)!);
+      stats.markedAtKill += (await markedPids([marker])).filter((p) => p !== pid).length;
       killed.add(pid);
       process.kill(pid, "SIGKILL");
       stats.kills++;
       killsOf.set(v, killsOf.get(v)! + 1);
       if (held.length > 0) stats.heldAtKill++;
       stats.replies.push(l.replies);
-      await pollUntil(`${v}'s crash event`, () => crashes(v) > before, 60_000);
+      const [left] = await Promise.all([waitNoneMarked([marker], 5000), pollUntil(`${v}'s crash event`, () => crashes(v) > before, 60_000)]);
+      stats.leftovers.push(...left.left);
+      for (const p of left.pids) if (isAlive(p)) process.kill(p, "SIGKILL");
+      if (left.left.length === 0) stats.reapMs.push(left.ms);
     };
     for (let round = 0; round < ROUNDS; round++) {
       if (process.env.FAULTS_DEBUG) console.log(`round ${round} at ${Date.now() - t0} ms; leader calls ${t.model.callsOf("leader").length}, all calls ${t.model.calls.length}`);
@@ -164,6 +177,7 @@ describe("SIGKILL of a teammate while it streams", () => {
         `unreadable (torn) lines in those files: ${badLines}`,
         `claims: ${stats.heldAtKill} kills hit a victim holding a task (per board.json just before); tasks not pending at the end: ${stillHeld.length}`,
         `crash events: ${crashEvents.reduce((a, b) => a + b, 0)} for ${stats.kills} kills (${extraEvents.length} victims with a different count)`,
+        `left running: ${stats.markedAtKill} processes carried a victim's spawn id besides the victim just before its kill (its bash's sleeps, once its first reply had run); 5 s after the kills ${stats.leftovers.length} still did (gone after ${mean(stats.reapMs)} ms on average, max ${Math.max(0, ...stats.reapMs)} ms)`,
       ],
     });
 
@@ -176,5 +190,7 @@ describe("SIGKILL of a teammate while it streams", () => {
     expect(p.foreign).toEqual([]);
     expect(stillHeld).toEqual([]);
     expect(crashEvents).toEqual(VICTIMS.map((v) => killsOf.get(v)));
+    expect(stats.leftovers).toEqual([]);
+    expect(stats.markedAtKill).toBeGreaterThan(0); // the count above had something to find
   });
 });

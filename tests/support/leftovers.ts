@@ -24,15 +24,15 @@ export async function markedPids(markers: Marker[]): Promise<number[]> {
 
 /**
  * Polls every 50 ms, for at most `budgetMs`, until no process carries one of `markers`.
- * @returns the pids still carrying one at the end (each with its command line, for messages)
- *   and the ms waited.
+ * @returns the pids still carrying one at the end, the same with their command lines (for
+ *   messages), and the ms waited.
  */
-export async function waitNoneMarked(markers: Marker[], budgetMs: number): Promise<{ left: string[]; ms: number }> {
+export async function waitNoneMarked(markers: Marker[], budgetMs: number): Promise<{ pids: number[]; left: string[]; ms: number }> {
   const t0 = Date.now();
   for (;;) {
     const pids = await markedPids(markers);
     const ms = Date.now() - t0;
-    if (pids.length === 0 || ms >= budgetMs) return { left: pids.map(describePid), ms };
+    if (pids.length === 0 || ms >= budgetMs) return { pids, left: pids.map(describePid), ms };
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,9 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { environHas, markerEntry, procPid, statParent } from "../../../src/process/proc-parse.ts";
-import { findMarked, reapMarked, type Marker } from "../../../src/process/index.ts";
+import { findMarked, reapMarked, reapMarkedSync, type Marker } from "../../../src/process/index.ts";
 import { isAlive } from "../../support/process.ts";
 import { waitUntil } from "../../support/team.ts";
 
@@ -101,7 +104,10 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     return child;
   }
 
-  it("kills every process of a marked tree, setsid and double-forked ones included, and nothing else", async () => {
+  it.each([
+    { name: "reapMarked", reap: reapMarked },
+    { name: "reapMarkedSync", reap: async (m: Marker[]) => reapMarkedSync(m) },
+  ])("$name kills every process of a marked tree, setsid and double-forked ones included, and nothing else", async ({ reap }) => {
     const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
     const other = { key: "PRT_TEST_MARK", value: randomUUID() };
     const tree = startTree(marker);
@@ -111,7 +117,7 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     expect(found).toMatchObject({ supported: true, complete: true });
     expect(found.pids).toContain(tree.pid);
 
-    const result = await reapMarked([marker]);
+    const result = await reap([marker]);
     expect(result).toMatchObject({ supported: true, complete: true, failed: [] });
     expect(result.killed.sort()).toEqual(found.pids.sort());
     await waitUntil("the marked tree to be gone", () => result.killed.every((pid) => !isAlive(pid)), 5000);
@@ -145,16 +151,34 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     expect(r.killed).not.toContain(child.pid);
   });
 
-  it("stops at its byte budget and says so", async () => {
-    const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
-    startTree(marker);
-    await waitUntil("the tree to start", async () => (await findMarked([marker])).pids.length === 5);
-    const result = await reapMarked([marker], { limits: { totalBytes: 16 } });
-    expect(result.complete).toBe(false);
+  it("stops at its byte budget and at its time bound, and says so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "prt-reaper-"));
+    try {
+      const marker = { key: "PRT_TEST_MARK", value: "x" };
+      for (let pid = 100; pid < 250; pid++) {
+        mkdirSync(join(dir, String(pid)));
+        writeFileSync(join(dir, String(pid), "environ"), env("A=1", pid === 249 ? "PRT_TEST_MARK=x" : "B=2"));
+      }
+      expect(await findMarked([marker], { procDir: dir })).toEqual({ supported: true, pids: [249], complete: true });
+      expect(await findMarked([marker], { procDir: dir, limits: { totalBytes: 16 } })).toMatchObject({ supported: true, complete: false });
+      // No file carries this one, so nothing can be killed here whatever the order of the listing.
+      expect(reapMarkedSync([{ key: "PRT_TEST_MARK", value: "none" }], { procDir: dir, limits: { totalBytes: 16 } })).toEqual({ supported: true, killed: [], failed: [], complete: false });
+      expect(reapMarkedSync([{ key: "PRT_TEST_MARK", value: "none" }], { procDir: dir })).toEqual({ supported: true, killed: [], failed: [], complete: true });
+      // A read that never returns (a FIFO with no writer stands in for a process stuck in the kernel).
+      execFileSync("mkfifo", [join(dir, "100", "stuck")]);
+      rmSync(join(dir, "100", "environ"));
+      renameSync(join(dir, "100", "stuck"), join(dir, "100", "environ"));
+      const late = await findMarked([marker], { procDir: dir, limits: { timeMs: 300 } });
+      expect(late).toEqual({ supported: true, pids: [], complete: false });
+      closeSync(openSync(join(dir, "100", "environ"), constants.O_RDWR | constants.O_NONBLOCK)); // frees the blocked open
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("does nothing without markers or without a /proc", async () => {
     expect(await reapMarked([])).toEqual({ supported: true, killed: [], failed: [], complete: true });
     expect(await reapMarked([{ key: "A", value: "b" }], { procDir: "/nonexistent-proc" })).toEqual({ supported: false, killed: [], failed: [], complete: true });
+    expect(reapMarkedSync([{ key: "A", value: "b" }], { procDir: "/nonexistent-proc" })).toEqual({ supported: false, killed: [], failed: [], complete: true });
   });
 });
