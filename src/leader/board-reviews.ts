@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import type { Effect, GateResult, Holder } from "../board/index.ts";
-import { reapNote, startReviewer, type Reviewer, type ReviewerOptions } from "../process/index.ts";
+import { startReviewer, type Reviewer, type ReviewerOptions } from "../process/index.ts";
+import { reapNote } from "../reap/index.ts";
 
 /** Wiring of `BoardReviews`, all supplied by the host. */
 export interface BoardReviewsOptions {

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
-import { capsDrop, readHostCaps, reapMarked, reapNote, resolvePiCli } from "../process/index.ts";
+import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
+import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../team/identity.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
@@ -254,7 +255,7 @@ export class TeamSession {
    * Harness first: stopping its teammates releases their claims on the board (R21), which the
    * board's close then writes. Then every process still carrying this leader's pid is ended: each
    * teammate and reviewer was reaped as it closed, this catches any that a bound or a race let
-   * through (src/process/reaper.ts). Idempotent.
+   * through (src/reap/reaper.ts). Idempotent.
    */
   async close(): Promise<void> {
     this.closed = true;

@@ -1,6 +1,6 @@
 import { removeLaunchDirs } from "../launch/index.ts";
 import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
-import { reapMarked, reapNote } from "../process/index.ts";
+import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../team/identity.ts";
 import type { Member } from "../team/member.ts";
 import type { TeamDriver } from "./team-driver.ts";
@@ -28,7 +28,7 @@ export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): vo
 
 /**
  * Once `m`'s child has closed (a stop, a crash, a spawn given up): SIGKILLs every process still
- * carrying its spawn id (src/process/reaper.ts), which is what its `bash` left running (background,
+ * carrying its spawn id (src/reap/reaper.ts), which is what its `bash` left running (background,
  * `nohup`, `setsid` or double-forked commands; the whole tree after a SIGKILL), and notes it. Never
  * throws.
  */

@@ -22,4 +22,3 @@ export { spawnPiChild, type PiChild, type SpawnCommand, type SpawnPiChildOptions
 export { PI_PACKAGE_NAME, resolvePiCli, type ResolvePiCliOptions } from "./pi-cli.ts";
 export { STDERR_TAIL_BYTES, openStderrLog, readTail, type StderrLog } from "./stderr-log.ts";
 export { REVIEWER_TOOLS, reviewerArgs, startReviewer, type Reviewer, type ReviewerOptions } from "./reviewer.ts";
-export { findMarked, reapMarked, reapMarkedSync, reapNote, type Found, type Marker, type ReapLimits, type ReapOptions, type ReapResult } from "./reaper.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ENV } from "../team/identity.ts";
 import { trustFlag } from "../team/trust.ts";
-import { reapMarked, type ReapResult } from "./reaper.ts";
+import { reapMarked, type ReapResult } from "../reap/index.ts";
 import { spawnPiChild, type PiChild } from "./spawner.ts";
 
 /** The reviewer's read-only tool set (W9). `bash` can still write; reviewers are told not to. */
@@ -71,7 +71,7 @@ export function reviewerArgs(options: Pick<ReviewerOptions, "trusted" | "model">
 /**
  * Starts a reviewer and waits until it answers `get_state`. The run gets its own
  * `PI_TEAMS_REVIEW_ID`: once its process has closed (stopped, crashed or failed to start), every
- * process still carrying that id (what its `bash` left running) is SIGKILLed (src/process/reaper.ts)
+ * process still carrying that id (what its `bash` left running) is SIGKILLed (src/reap/reaper.ts)
  * and `onReaped` is told; `stop` resolves after that.
  * @throws as `spawnPiChild` and `waitReady`.
  */

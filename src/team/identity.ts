@@ -9,7 +9,7 @@ export const ENV = {
   name: "PI_TEAMS_NAME",
   /**
    * The id of this incarnation; a respawn under the same name gets a new one. Also the marker its
-   * leftover processes are found by once it has ended (src/process/reaper.ts).
+   * leftover processes are found by once it has ended (src/reap/reaper.ts).
    */
   spawnId: "PI_TEAMS_SPAWN_ID",
   /** Absolute path of the session's runtime dir (roster, outboxes, inboxes, logs). */
@@ -18,12 +18,12 @@ export const ENV = {
   boardDir: "PI_TEAMS_BOARD_DIR",
   /**
    * Pid of the leader process; reviewers get it too. Every process a child starts inherits it, so
-   * at the session's end the leader ends whatever still carries its pid (src/process/reaper.ts).
+   * at the session's end the leader ends whatever still carries its pid (src/reap/reaper.ts).
    */
   leaderPid: "PI_TEAMS_LEADER_PID",
   /**
    * The id of one verify reviewer run (reviewers only): what its leftover processes are found by
-   * once it has ended (src/process/reaper.ts), as a teammate's are by its spawn id.
+   * once it has ended (src/reap/reaper.ts), as a teammate's are by its spawn id.
    */
   reviewId: "PI_TEAMS_REVIEW_ID",
   /**

@@ -1,5 +1,5 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { reapMarkedSync } from "../process/reaper.ts";
+import { reapMarkedSync } from "../reap/index.ts";
 import { ENV } from "../team/identity.ts";
 
 /** After the leader's pipe closes, how long a teammate may finish up before it exits, in ms. */
@@ -11,7 +11,7 @@ export const ORPHAN_EXIT_MS = 1500;
  * it alive, it exits anyway after `ORPHAN_EXIT_MS`. Whichever way the process exits (those, a
  * stop, or a crash such as the EPIPE Pi dies of when it writes to a dead leader; not SIGKILL,
  * after which the leader reaps), its `exit` handler SIGKILLs every other process carrying its
- * spawn id (src/process/reaper.ts, synchronously: an exit handler cannot wait). Pi's own shutdown
+ * spawn id (src/reap/reaper.ts, synchronously: an exit handler cannot wait). Pi's own shutdown
  * ends only the process group of a bash call still running, so a command left in the background,
  * started with `setsid`/`nohup` or double-forked would otherwise survive a leader that died.
  */

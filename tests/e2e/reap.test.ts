@@ -3,12 +3,12 @@
  * reviewer's `bash` started (a foreground command still running, and commands left behind with
  * `setsid`, `nohup` and a double fork) is ended when that child is SIGKILLed, shut down, or its
  * leader ends or is killed. The processes are counted by the markers in their environment
- * (src/process/reaper.ts); the goal is 0 within 5 s (acceptance), polled.
+ * (src/reap/reaper.ts); the goal is 0 within 5 s (acceptance), polled.
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { reapMarked } from "../../src/process/index.ts";
-import { statParent } from "../../src/process/proc-parse.ts";
+import { reapMarked } from "../../src/reap/index.ts";
+import { statParent } from "../../src/reap/proc-parse.ts";
 import { ENV } from "../../src/team/identity.ts";
 import { boardWorker, create, spawnIdle, startBoardTeam, taskOf, type BoardTeam } from "../support/board.ts";
 import { agentFile } from "../support/leader.ts";

@@ -1,10 +1,10 @@
 /**
  * Counting what a team left running (issue 18: nothing outlives its teammate): the processes
  * that still carry a team's markers in their environment, found the way the leader's reaper finds
- * them (src/process/reaper.ts). /proc has no event for a process's end, so this polls.
+ * them (src/reap/reaper.ts). /proc has no event for a process's end, so this polls.
  */
 import { readFileSync } from "node:fs";
-import { findMarked, type Marker } from "../../src/process/index.ts";
+import { findMarked, type Marker } from "../../src/reap/index.ts";
 import { ENV } from "../../src/team/identity.ts";
 
 export type { Marker };

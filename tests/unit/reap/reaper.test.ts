@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { environHas, markerEntry, procPid, statParent } from "../../../src/process/proc-parse.ts";
-import { findMarked, reapMarked, reapMarkedSync, type Marker } from "../../../src/process/index.ts";
+import { environHas, markerEntry, procPid, statParent } from "../../../src/reap/proc-parse.ts";
+import { findMarked, reapMarked, reapMarkedSync, type Marker } from "../../../src/reap/index.ts";
 import { isAlive } from "../../support/process.ts";
 import { waitUntil } from "../../support/team.ts";
 
@@ -129,7 +129,7 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
   it("spares the calling process and its ancestors when they carry the marker", async () => {
     const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
     pending.push(marker);
-    const reaper = fileURLToPath(new URL("../../../src/process/reaper.ts", import.meta.url));
+    const reaper = fileURLToPath(new URL("../../../src/reap/reaper.ts", import.meta.url));
     const code = `
       const { spawn } = await import("node:child_process");
       const { reapMarked } = await import(${JSON.stringify(reaper)});

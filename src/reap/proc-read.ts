@@ -1,5 +1,5 @@
 /**
- * The /proc reads of the reaper (src/process/reaper.ts): a process's environment within a size
+ * The /proc reads of the reaper (src/reap/reaper.ts): a process's environment within a size
  * bound, and the calling process's ancestors. Every read tolerates a process that vanishes.
  */
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";

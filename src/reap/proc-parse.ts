@@ -1,5 +1,5 @@
 /**
- * Pure parsing of the Linux /proc files the reaper reads (src/process/reaper.ts). Their contents
+ * Pure parsing of the Linux /proc files the reaper reads (src/reap/reaper.ts). Their contents
  * come from processes a teammate controls, so every function takes bytes or text of any shape
  * and never throws on them.
  */
