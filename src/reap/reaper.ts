@@ -5,7 +5,8 @@
  * tree of a SIGKILLed child is reparented to init and keeps running. Every one of them inherited
  * the child's environment, and with it a marker the leader gave that incarnation
  * (`PI_TEAMS_SPAWN_ID`, `PI_TEAMS_REVIEW_ID`, `PI_TEAMS_LEADER_PID`: src/team/identity.ts): the
- * reaper scans /proc/<pid>/environ for it and SIGKILLs every process that carries it.
+ * reaper scans /proc/<pid>/environ for it and ends every process that carries it (SIGTERM, then
+ * SIGKILL after a short grace).
  *
  * Limits, stated for the threat model: Linux only (elsewhere it does nothing and says so in its
  * result); a process that cleared or rewrote its environment (`env -i`, exec with a new envp) no
@@ -14,8 +15,9 @@
  * kill, which Linux makes safe in practice by handing out pids in order up to pid_max before it
  * reuses one.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { environHas, markerEntry, procPid, type Marker } from "./proc-parse.ts";
 import { ancestry, readEnviron, readEnvironSync, type Environ } from "./proc-read.ts";
 
@@ -43,9 +45,17 @@ export interface ReapLimits {
    * map lock, which a process stuck in the kernel can hold; past this the call gives up. Default 10 s.
    */
   timeMs: number;
+  /**
+   * After SIGTERM, how long the marked processes get to end before the ones still marked get
+   * SIGKILL, in ms. Default 1000: time for a shell to run its exit traps (a killed shell can leave
+   * a lock behind, such as pyenv's shim lock, that hangs every later shell of the user).
+   */
+  graceMs: number;
 }
 
-const DEFAULT_LIMITS: ReapLimits = { environBytes: 8 * 1024 * 1024, totalBytes: 512 * 1024 * 1024, rounds: 16, timeMs: 10_000 };
+const DEFAULT_LIMITS: ReapLimits = { environBytes: 8 * 1024 * 1024, totalBytes: 512 * 1024 * 1024, rounds: 16, timeMs: 10_000, graceMs: 1000 };
+/** How often the grace checks whether the signalled processes have ended, in ms (no exit event exists for a process that is not our child). */
+const GRACE_STEP_MS = 50;
 /**
  * Environments read at once. Each read is a few trips between the thread pool and the event loop,
  * which a busy leader answers slowly; reading in parallel pays those trips once per batch.
@@ -63,7 +73,7 @@ export interface ReapOptions {
 export interface ReapResult {
   /** False where there is no /proc to scan (not Linux, or a sandbox without it): nothing was done. */
   supported: boolean;
-  /** Pids that carried a marker and were sent SIGKILL. */
+  /** Pids that carried a marker and were sent SIGTERM, and SIGKILL if still marked after the grace. */
   killed: number[];
   /** Pids that carried a marker but could not be signalled, with the error code (e.g. EPERM). */
   failed: { pid: number; code: string }[];
@@ -72,58 +82,90 @@ export interface ReapResult {
 }
 
 /**
- * Sends SIGKILL to every process that carries one of `markers` as an exact environment entry,
- * except the calling process and its ancestors. SIGKILL at once, not SIGTERM first: the owner of
- * these processes is gone, and a grace period would let them fork or catch the signal. Processes
- * that vanish during the scan, or whose files cannot be read, are skipped. Bounded by `limits`.
- * @returns the pids killed and failed. Rejects only when a marker is not an environment entry
+ * Ends every process that carries one of `markers` as an exact environment entry, except the
+ * calling process and its ancestors: SIGTERM to each (rescanning until a scan finds nothing new,
+ * for processes that forked meanwhile), up to `graceMs` for them to end, then SIGKILL to every
+ * process still marked (rescanning the same way). SIGTERM first lets a shell run its exit traps
+ * and release its locks; SIGKILL after the grace ends what caught or ignored it, and what forked.
+ * Processes that vanish during the scan, or whose files cannot be read, are skipped. Bounded by
+ * `limits`.
+ * @returns the pids signalled and failed. Rejects only when a marker is not an environment entry
  *   (see `markerEntry`), before any scan.
  */
 export async function reapMarked(markers: readonly Marker[], options: ReapOptions = {}): Promise<ReapResult> {
   const scan = Scan.start(markers, options);
   try {
     const result: ReapResult = { supported: false, killed: [], failed: [], complete: true };
-    const seen = new Set<number>();
-    for (let round = 0; round < scan.limits.rounds; round++) {
-      const found = await scan.next(seen);
-      if (killFound(found, seen, result)) return result;
+    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+      const seen = new Set<number>();
+      let over = false;
+      for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(await scan.next(seen), seen, result, signal);
+      if (!over) result.complete = false;
+      if (!result.complete || seen.size === 0) return result;
+      if (signal === "SIGTERM") await graceAsync(scan, seen);
     }
-    return { ...result, complete: false };
+    return result;
   } finally {
     scan.close();
   }
 }
 
 /**
- * `reapMarked` for a process that is exiting (an `exit` handler cannot wait): the same scan with
- * synchronous reads. Bounded by `limits` except `timeMs`: a read that blocks (see `ReapLimits`)
- * blocks it. Never throws on what it reads.
+ * `reapMarked` for a process that is exiting (an `exit` handler cannot wait): the same scans with
+ * synchronous reads and a blocking grace. Bounded by `limits` except `timeMs`: a read that blocks
+ * (see `ReapLimits`) blocks it. Never throws on what it reads.
  * @throws Error when a marker is not an environment entry (see `markerEntry`), before any scan.
  */
 export function reapMarkedSync(markers: readonly Marker[], options: ReapOptions = {}): ReapResult {
   const scan = Scan.start(markers, options);
   const result: ReapResult = { supported: false, killed: [], failed: [], complete: true };
-  const seen = new Set<number>();
-  for (let round = 0; round < scan.limits.rounds; round++) {
-    if (killFound(scan.nextSync(seen), seen, result)) return result;
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    const seen = new Set<number>();
+    let over = false;
+    for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(scan.nextSync(seen), seen, result, signal);
+    if (!over) result.complete = false;
+    if (!result.complete || seen.size === 0) return result;
+    if (signal === "SIGTERM") {
+      const until = Date.now() + scan.limits.graceMs;
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      while (Date.now() < until && [...seen].some((pid) => running(scan.procDir, pid))) Atomics.wait(pause, 0, 0, GRACE_STEP_MS);
+    }
   }
-  return { ...result, complete: false };
+  return result;
+}
+
+/** Waits up to `graceMs` (and the call's deadline) while one of `pids` still runs. */
+async function graceAsync(scan: Scan, pids: ReadonlySet<number>): Promise<void> {
+  const until = Date.now() + scan.limits.graceMs;
+  while (Date.now() < until && [...pids].some((pid) => running(scan.procDir, pid))) await sleep(GRACE_STEP_MS);
+}
+
+/** Whether `pid` still runs: it has a /proc entry and is not a zombie (`Z`) or dead (`X`). */
+function running(procDir: string, pid: number): boolean {
+  try {
+    const stat = readFileSync(`${procDir}/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
 }
 
 /**
- * SIGKILLs the pids of one scan into `result` and adds them to `seen`. True when the reap is over:
- * the scan found nothing new, or a bound ended it (then `result.complete` is false).
+ * Sends `signal` to the pids of one scan, recording them in `result` (once each) and `seen`. True
+ * when this phase is over: the scan found nothing new, or a bound ended it (then
+ * `result.complete` is false).
  */
-function killFound(found: Found, seen: Set<number>, result: ReapResult): boolean {
+function signalFound(found: Found, seen: Set<number>, result: ReapResult, signal: "SIGTERM" | "SIGKILL"): boolean {
   result.supported = found.supported;
   for (const pid of found.pids) {
     seen.add(pid);
     try {
-      process.kill(pid, "SIGKILL");
-      result.killed.push(pid);
+      process.kill(pid, signal);
+      if (!result.killed.includes(pid)) result.killed.push(pid);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      if (code !== "ESRCH") result.failed.push({ pid, code }); // ESRCH: it ended meanwhile
+      if (code !== "ESRCH" && !result.failed.some((f) => f.pid === pid)) result.failed.push({ pid, code }); // ESRCH: it ended meanwhile
     }
   }
   if (!found.complete) result.complete = false;
@@ -159,7 +201,7 @@ export interface Found {
 /** Scans of /proc for the markers, sharing one byte budget and one deadline; the caller and its ancestors are spared. */
 class Scan {
   readonly limits: ReapLimits;
-  readonly #procDir: string;
+  readonly procDir: string;
   readonly #entries: Buffer[];
   readonly #spared: Set<number>;
   #spent = 0;
@@ -168,7 +210,7 @@ class Scan {
 
   private constructor(procDir: string, entries: Buffer[], limits: ReapLimits) {
     this.limits = limits;
-    this.#procDir = procDir;
+    this.procDir = procDir;
     this.#entries = entries;
     this.#spared = process.platform === "linux" ? ancestry(procDir) : new Set();
   }
@@ -184,7 +226,7 @@ class Scan {
 
   /** The marked pids not in `skip`. */
   async next(skip: ReadonlySet<number>): Promise<Found> {
-    const names = process.platform === "linux" ? await readdir(this.#procDir).catch(() => undefined) : undefined;
+    const names = process.platform === "linux" ? await readdir(this.procDir).catch(() => undefined) : undefined;
     if (!names) return { supported: false, pids: [], complete: true }; // no /proc here (not Linux, a sandbox without it)
     this.#deadline ??= deadline(this.limits.timeMs);
     const pids: number[] = [];
@@ -203,7 +245,7 @@ class Scan {
   nextSync(skip: ReadonlySet<number>): Found {
     let names: string[] | undefined;
     try {
-      names = process.platform === "linux" ? readdirSync(this.#procDir) : undefined;
+      names = process.platform === "linux" ? readdirSync(this.procDir) : undefined;
     } catch {
       names = undefined;
     }
@@ -217,7 +259,7 @@ class Scan {
   }
 
   #path(pid: number): string {
-    return `${this.#procDir}/${pid}/environ`;
+    return `${this.procDir}/${pid}/environ`;
   }
 
   /** The size bound of the next read: per process, and what is left of the call's budget. */
@@ -246,7 +288,7 @@ function deadline(ms: number): { timer: NodeJS.Timeout; late: Promise<"late"> } 
  */
 export function reapNote(result: ReapResult, whose: string): string | undefined {
   const parts: string[] = [];
-  if (result.killed.length > 0) parts.push(`ended ${result.killed.length} process(es) ${whose} left running (SIGKILL to pids ${result.killed.join(", ")})`);
+  if (result.killed.length > 0) parts.push(`ended ${result.killed.length} process(es) ${whose} left running (SIGTERM, then SIGKILL to those still running, pids ${result.killed.join(", ")})`);
   if (result.failed.length > 0) parts.push(`could not end ${result.failed.map((f) => `pid ${f.pid} (${f.code})`).join(", ")} left by ${whose}`);
   if (!result.complete) parts.push(`the scan for what ${whose} left running stopped at its bound; some processes may remain`);
   return parts.length > 0 ? parts.join("; ") : undefined;

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, constants, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -124,6 +124,30 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     expect((await findMarked([marker])).pids).toEqual([]);
     expect((await findMarked([other])).pids).toHaveLength(5);
     expect(isAlive(control.pid!)).toBe(true);
+  });
+
+  it.each([
+    { name: "reapMarked", reap: reapMarked },
+    { name: "reapMarkedSync", reap: async (m: Marker[]) => reapMarkedSync(m) },
+  ])("$name lets a shell run its exit trap (SIGTERM first) and SIGKILLs one that ignores SIGTERM", async ({ reap }) => {
+    // A killed shell can leave a lock behind (pyenv's shim lock hung every later shell of the user).
+    const dir = mkdtempSync(join(tmpdir(), "prt-reap-"));
+    const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
+    pending.push(marker);
+    const lock = join(dir, "lock");
+    const polite = spawn("bash", ["-c", `echo held > ${lock}; trap 'rm -f ${lock}' EXIT; while true; do sleep 0.05; done`], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
+    const stubborn = spawn("bash", ["-c", "trap '' TERM; while true; do sleep 0.05; done"], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
+    started.push(polite, stubborn);
+    try {
+      await waitUntil("the lock and both shells", async () => isAlive(polite.pid!) && isAlive(stubborn.pid!) && (await findMarked([marker])).pids.length >= 2 && existsSync(lock));
+      const result = await reap([marker]);
+      expect(result).toMatchObject({ supported: true, complete: true, failed: [] });
+      expect(result.killed).toEqual(expect.arrayContaining([polite.pid, stubborn.pid]));
+      await waitUntil("both shells to be gone", () => !isAlive(polite.pid!) && !isAlive(stubborn.pid!), 5000);
+      expect(existsSync(lock), "the trap released the lock").toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("spares the calling process and its ancestors when they carry the marker", async () => {
