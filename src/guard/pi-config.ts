@@ -9,6 +9,8 @@
  *   is what Pi loads for the leader and the teammates; a nested one (`packages/x/.pi`) is what it
  *   loads for a session started there;
  * - a `.pi` dir anywhere in the teammate's own worktree: it becomes the project's once merged;
+ * - an `.agents` dir in the project or the worktree, and the user's `~/.agents`: Pi loads skills
+ *   from `.agents/skills` there (a skill's description goes into every later system prompt);
  * - the user's Pi agent dir (PI_CODING_AGENT_DIR, else `~/.pi/agent`): global settings,
  *   extensions, roles, models and credentials. The teammate's own worktree is exempt (worktrees
  *   live under the agent dir by default), and the team state in it has its own, earlier check
@@ -39,13 +41,15 @@ export interface PiConfigInput {
   readonly worktree?: PathForms;
   /** The user's Pi agent dir (PI_CODING_AGENT_DIR, else `~/.pi/agent`). */
   readonly agentDir: PathForms;
+  /** The user's `~/.agents` (skills Pi loads for every session); absent: not checked. */
+  readonly userAgents?: PathForms;
 }
 
 /** The check's answer: `dir` is the configuration dir the target is in. */
 export type PiConfigVerdict = { ok: true } | { ok: false; reason: "pi_config"; dir: string; message: string };
 
 /** Which configuration a target is in, for the message. */
-type Where = { kind: "project" | "worktree" | "agent"; dir: string };
+type Where = { kind: "project" | "worktree" | "agent" | "skills"; dir: string };
 
 const fold = (p: string): string => p.toLowerCase();
 
@@ -58,12 +62,15 @@ function within(dir: PathForms, path: string): { base: string; rel: string } | u
   return undefined;
 }
 
-/** The first `.pi` dir (any case) at or above `path` inside `root`, as an absolute path. */
+/** Dir names Pi loads configuration from at any depth of a project: `.pi`, and `.agents` (skills). */
+const CONFIG_NAMES = [".pi", ".agents"];
+
+/** The first `.pi` or `.agents` dir (any case) at or above `path` inside `root`, as an absolute path. */
 function piDirIn(root: PathForms, path: string): string | undefined {
   const at = within(root, path);
   if (at === undefined || at.rel === "") return undefined;
   const segments = at.rel.split("/");
-  const i = segments.indexOf(".pi");
+  const i = segments.findIndex((segment) => CONFIG_NAMES.includes(segment));
   // The same segments in their own case: the last ones of `path` (folding never adds a separator).
   return i < 0 ? undefined : join(at.base, ...path.split(sep).slice(-segments.length).slice(0, i + 1));
 }
@@ -76,6 +83,7 @@ function locateForm(input: PiConfigInput, path: string): Where | undefined {
     return dir === undefined ? undefined : { kind: "worktree", dir };
   }
   if (within(input.agentDir, path) !== undefined) return { kind: "agent", dir: input.agentDir[0] };
+  if (input.userAgents !== undefined && within(input.userAgents, path) !== undefined) return { kind: "skills", dir: input.userAgents[0] };
   const dir = input.project === undefined ? undefined : piDirIn(input.project, path);
   return dir === undefined ? undefined : { kind: "project", dir };
 }
@@ -84,6 +92,7 @@ const WHAT: Record<Where["kind"], string> = {
   project: "the project's Pi configuration",
   worktree: "your worktree's Pi configuration, which becomes the project's once your branch is merged",
   agent: "the user's Pi agent dir",
+  skills: "the user's skills dir, which Pi loads for every session",
 };
 
 /**
@@ -100,7 +109,7 @@ export function checkPiConfig(input: PiConfigInput): PiConfigVerdict {
     dir: where.dir,
     message:
       `${input.tool} blocked: ${input.display} is in ${WHAT[where.kind]} (${where.dir}). ` +
-      `Pi configuration is the user's: agent roles, extensions, settings and SYSTEM files there become code and instructions in later teammates and the leader, so teammates never write it. ` +
+      `Pi configuration is the user's: agent roles, extensions, skills, settings and SYSTEM files there become code and instructions in later teammates and the leader, so teammates never write it. ` +
       `If the change is needed, ask the leader with send_message (it can ask the user). Do not work around this with bash or another tool.`,
   };
 }

@@ -94,18 +94,19 @@ export async function dirForms(dir: string, home: string): Promise<PathForms> {
 /**
  * The dirs of Pi's configuration check (src/guard/pi-config.ts) in their forms: the shared project
  * (`me.project`; for a shared-tree teammate of an older leader that did not set it, its `cwd`),
- * the own worktree, and the agent dir.
+ * the own worktree, the agent dir, and the user's skills dir (`~/.agents`).
  */
 export async function piConfigDirs(
   me: { readonly project?: string | undefined; readonly worktree?: string | undefined },
   cwd: string,
   agentDir: string,
   home: string,
-): Promise<{ project?: PathForms; worktree?: PathForms; agentDir: PathForms }> {
+): Promise<{ project?: PathForms; worktree?: PathForms; agentDir: PathForms; userAgents: PathForms }> {
   const project = me.project ?? (me.worktree ? undefined : cwd);
   return {
     ...(project === undefined ? {} : { project: await dirForms(project, home) }),
     ...(me.worktree === undefined ? {} : { worktree: await dirForms(me.worktree, home) }),
     agentDir: await dirForms(agentDir, home),
+    userAgents: await dirForms(join(home, ".agents"), home),
   };
 }

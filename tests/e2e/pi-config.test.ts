@@ -22,7 +22,7 @@ import { steps } from "../support/worktree.ts";
 
 const WORKER_MD = agentFile("worker", "You are a worker.", { tools: "read, write, edit" });
 const BUILDER_MD = agentFile("builder", "You build.", { tools: "read, write, edit", worktree: "true" });
-const WHY = "Pi configuration is the user's: agent roles, extensions, settings and SYSTEM files there become code and instructions in later teammates and the leader, so teammates never write it.";
+const WHY = "Pi configuration is the user's: agent roles, extensions, skills, settings and SYSTEM files there become code and instructions in later teammates and the leader, so teammates never write it.";
 
 let team: Team | undefined;
 afterEach(async () => {

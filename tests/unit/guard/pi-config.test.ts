@@ -17,7 +17,7 @@ describe("checkPiConfig: the project's .pi", () => {
       dir: "/home/me/proj/.pi",
       message:
         "write blocked: /home/me/proj/.pi/agents/worker.md is in the project's Pi configuration (/home/me/proj/.pi). " +
-        "Pi configuration is the user's: agent roles, extensions, settings and SYSTEM files there become code and instructions in later teammates and the leader, so teammates never write it. " +
+        "Pi configuration is the user's: agent roles, extensions, skills, settings and SYSTEM files there become code and instructions in later teammates and the leader, so teammates never write it. " +
         "If the change is needed, ask the leader with send_message (it can ask the user). Do not work around this with bash or another tool.",
     });
   });
@@ -94,5 +94,20 @@ describe("checkPiConfig: the own worktree's .pi", () => {
     const home = { ...base, project: ["/home/me"] as const, worktree };
     expect(checkPiConfig({ ...home, display: "a", paths: [`${worktree[0]}/a.ts`] })).toEqual({ ok: true });
     expect(checkPiConfig({ ...home, display: "b", paths: ["/home/me/.pi/other/b"] })).toMatchObject({ ok: false, dir: "/home/me/.pi" });
+  });
+});
+
+describe("checkPiConfig: skills dirs (.agents)", () => {
+  it("blocks an .agents dir at any depth of the project and of the own worktree, and the user's ~/.agents", () => {
+    expect(at("/home/me/proj/.agents/skills/x/SKILL.md")).toMatchObject({ ok: false, dir: "/home/me/proj/.agents" });
+    expect(at("/home/me/proj/packages/ui/.agents/skills/x/SKILL.md")).toMatchObject({ ok: false, dir: "/home/me/proj/packages/ui/.agents" });
+    expect(at(`${worktree[0]}/.agents/skills/x/SKILL.md`, { worktree })).toMatchObject({ ok: false, dir: `${worktree[0]}/.agents` });
+    const home = at("/home/me/.agents/skills/x/SKILL.md", { userAgents: ["/home/me/.agents"] });
+    expect(home).toMatchObject({ ok: false, dir: "/home/me/.agents" });
+    expect(home.ok ? "" : home.message).toContain("the user's skills dir, which Pi loads for every session");
+  });
+
+  it("passes names that only look like .agents", () => {
+    for (const p of ["/home/me/proj/agents/x", "/home/me/proj/.agentsx/x", "/home/me/.agentsy/x"]) expect(at(p, { userAgents: ["/home/me/.agents"] }), p).toEqual({ ok: true });
   });
 });
