@@ -1,4 +1,5 @@
-import { appendFile } from "node:fs/promises";
+import { closeSync, writeSync } from "node:fs";
+import { openAppendSync } from "../store/regular-file.ts";
 
 /** One harness note: something the harness did or saw that is not a model turn. */
 export interface Note {
@@ -24,7 +25,7 @@ export class NoteLog {
   add(text: string, at: number = Date.now()): void {
     this.#entries.push({ at, text });
     if (this.#entries.length > this.#limit) this.#entries.shift();
-    if (this.#file) appendFile(this.#file, `${new Date(at).toISOString()} ${text}\n`, { mode: 0o600 }).catch(() => undefined);
+    if (this.#file) appendLine(this.#file, `${new Date(at).toISOString()} ${text}\n`);
   }
 
   /**
@@ -39,5 +40,22 @@ export class NoteLog {
   /** The kept notes, oldest first. */
   entries(): readonly Note[] {
     return this.#entries;
+  }
+}
+
+/**
+ * Appends one line, dropping it on any error. Synchronous and non-blocking, a regular file only:
+ * an async append to a FIFO planted in the log's place held one of libuv's four file threads for
+ * ever, and four notes stopped every async file operation of the leader (issue 18).
+ */
+function appendLine(file: string, line: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openAppendSync(file, 0o600);
+    writeSync(fd, line);
+  } catch {
+    // dropped: memory keeps the note
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -52,8 +52,15 @@ export function capsDrop(host: HostCaps): CapsDrop {
     "Run pi as a normal user, or install util-linux (setpriv) to close this.";
   if (!host.setpriv) return { prefix: [], note: `pi runs as root and util-linux setpriv is not on PATH, ${remains}` };
   if (host.setpcap === false) return { prefix: [], note: `pi runs as root without CAP_SETPCAP, which setpriv needs to drop a capability, ${remains}` };
-  return { prefix: [host.setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", "--"] };
+  return { prefix: [host.setpriv, "--bounding-set", DROPPED, "--inh-caps", DROPPED, "--"] };
 }
+
+/**
+ * The capabilities a root child loses: CAP_SYS_ADMIN (TIOCSTI into a terminal not its own), and
+ * the ones that reach into the leader by other ways: CAP_SYS_PTRACE (attach to the leader and run
+ * the ioctl from inside it), CAP_SYS_MODULE (load a kernel module) and CAP_SYS_RAWIO.
+ */
+const DROPPED = "-sys_admin,-sys_ptrace,-sys_module,-sys_rawio";
 
 /** `command` started through `capsDrop(host).prefix`; `command` itself when there is none. Pure. */
 export function withoutSysAdmin(command: SpawnCommand, host: HostCaps): SpawnCommand {

@@ -2,8 +2,8 @@
  * Per-child stderr log file. A child's stderr goes to a file (never the leader's terminal, which
  * would garble the TUI); error messages quote the tail that THIS child wrote.
  */
-import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, chmodSync, openSync, readSync, writeSync } from "node:fs";
-import { openRegularSync } from "../store/regular-file.ts";
+import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, chmodSync, readSync, writeSync } from "node:fs";
+import { openAppendSync, openRegularSync } from "../store/regular-file.ts";
 import { dirname } from "node:path";
 import { TeamError } from "../errors.ts";
 
@@ -38,7 +38,7 @@ export function openStderrLog(path: string, header: string): StderrLog {
       chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
     }
     const created = !existsSync(path);
-    fd = openSync(path, "a", 0o600);
+    fd = openAppendSync(path, 0o600); // non-blocking, a regular file only: a FIFO planted here froze the leader (issue 18)
     if (created) fchmodSync(fd, 0o600);
     writeSync(fd, `${header}\n`);
   } catch (error) {

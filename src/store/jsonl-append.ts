@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, readSync, writeSync } from "node:fs";
+import { openAppendSync } from "./regular-file.ts";
 import { dirname } from "node:path";
 import { TeamError } from "../errors.ts";
 import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-modes.ts";
@@ -75,14 +76,17 @@ function endsMidLine(fd: number): boolean {
   return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== NEWLINE[0];
 }
 
-/** Opens with O_APPEND | O_RDWR ("a+"): writes always go to EOF; reads are for the last byte. */
+/**
+ * Opens with O_APPEND | O_RDWR ("a+"), non-blocking and only a regular file (a FIFO in its place
+ * would block the writer: regular-file.ts): writes always go to EOF; reads are for the last byte.
+ */
 async function openForAppend(path: string): Promise<number> {
   try {
-    return openSync(path, "a+", PRIVATE_FILE_MODE);
+    return openAppendSync(path, PRIVATE_FILE_MODE, { read: true });
   } catch (error) {
     if (errnoCode(error) !== "ENOENT") throw error;
     await ensurePrivateDir(dirname(path));
-    return openSync(path, "a+", PRIVATE_FILE_MODE);
+    return openAppendSync(path, PRIVATE_FILE_MODE, { read: true });
   }
 }
 

@@ -19,7 +19,24 @@ export class NotRegularFileError extends Error {
  *   closed); Node's fs errors as `openSync` throws them (ENOENT, EACCES, ...).
  */
 export function openRegularSync(path: string): number {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return regularOrThrow(path, openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), "read");
+}
+
+/**
+ * Opens `path` for appending (created with `mode` if missing; `read` also allows reads, as "a+"),
+ * non-blocking, and returns the fd of a regular file; the caller closes it. Without O_NONBLOCK an
+ * open of a FIFO nobody reads blocks for ever, and a write to one blocks once its pipe is full;
+ * with it, a FIFO without a reader fails at once (ENXIO) and one with a reader is refused below.
+ * A write to a regular file never blocks either way.
+ * @throws NotRegularFileError (code `ENOTREG`, the fd closed); Node's fs errors (ENOENT, ENXIO, EACCES, ...).
+ */
+export function openAppendSync(path: string, mode: number, options: { read?: boolean } = {}): number {
+  const access = options.read ? constants.O_RDWR : constants.O_WRONLY;
+  return regularOrThrow(path, openSync(path, access | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, mode), "written");
+}
+
+/** `fd` when it is a regular file; else closes it and throws NotRegularFileError. */
+function regularOrThrow(path: string, fd: number, use: "read" | "written"): number {
   let stat;
   try {
     stat = fstatSync(fd);
@@ -30,7 +47,7 @@ export function openRegularSync(path: string): number {
   if (stat.isFile()) return fd;
   closeSync(fd);
   const kind = stat.isFIFO() ? "a FIFO" : stat.isSocket() ? "a socket" : stat.isCharacterDevice() || stat.isBlockDevice() ? "a device" : stat.isDirectory() ? "a directory" : "not a regular file";
-  throw new NotRegularFileError(`${path} is ${kind}, not a regular file; it was not read`);
+  throw new NotRegularFileError(`${path} is ${kind}, not a regular file; it was not ${use}`);
 }
 
 /**

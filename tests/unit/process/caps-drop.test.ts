@@ -5,7 +5,7 @@ const ROOT: HostCaps = { root: true, sysAdmin: true, setpcap: true, setpriv: "/u
 
 describe("capsDrop: a local child of a root leader starts without CAP_SYS_ADMIN", () => {
   it("root with setpriv: setpriv drops it from the bounding and inheritable sets, then execs the command", () => {
-    expect(capsDrop(ROOT)).toEqual({ prefix: ["/usr/bin/setpriv", "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", "--"] });
+    expect(capsDrop(ROOT)).toEqual({ prefix: ["/usr/bin/setpriv", "--bounding-set", "-sys_admin,-sys_ptrace,-sys_module,-sys_rawio", "--inh-caps", "-sys_admin,-sys_ptrace,-sys_module,-sys_rawio", "--"] });
   });
 
   it("nothing to drop: not root, or root without the capability (a container), or unknown caps as non-root", () => {
@@ -32,7 +32,7 @@ describe("withoutSysAdmin: the command a local child is started with", () => {
   it("root with setpriv: setpriv execs the same command, environment rule kept", () => {
     expect(withoutSysAdmin(pi, ROOT)).toEqual({
       file: "/usr/bin/setpriv",
-      args: ["--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", "--", "/usr/bin/node", "/pi/cli.js", "--mode", "rpc"],
+      args: ["--bounding-set", "-sys_admin,-sys_ptrace,-sys_module,-sys_rawio", "--inh-caps", "-sys_admin,-sys_ptrace,-sys_module,-sys_rawio", "--", "/usr/bin/node", "/pi/cli.js", "--mode", "rpc"],
       extendEnv: true,
     });
   });

@@ -4,13 +4,15 @@
  * board.json all open through src/store/regular-file.ts.
  */
 import { execFile } from "node:child_process";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
-import { readTail } from "../../../src/process/stderr-log.ts";
-import { JsonlCursor, NotRegularFileError, openRegularSync, readRegularFile, readValidated } from "../../../src/store/index.ts";
+import { openStderrLog, readTail } from "../../../src/process/stderr-log.ts";
+import { NoteLog } from "../../../src/leader/notes.ts";
+import { appendRecord, JsonlCursor, NotRegularFileError, openAppendSync, openRegularSync, readRegularFile, readValidated } from "../../../src/store/index.ts";
 import { useTempDirs } from "./tmp.ts";
 
 const tempDir = useTempDirs();
@@ -46,5 +48,25 @@ describe("openRegularSync and readRegularFile", () => {
     expect(readTail(await fifo(dir, "bob.log"), 0, 1000)).toMatch(/unreadable: .*is a FIFO/);
     const roster = await readValidated(await fifo(dir, "roster.json"), Type.Object({}), "roster");
     expect(roster).toMatchObject({ ok: false, reason: "unreadable" });
+  });
+
+  it("writers refuse a FIFO at once, with or without a reader: the stderr log, the harness notes, a mailbox append", async () => {
+    const dir = await tempDir();
+    const pipe = await fifo(dir, "bob.log");
+    expect(() => openAppendSync(pipe, 0o600)).toThrow(/ENXIO/); // no reader: a blocking open waited for ever
+    const reader = openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      expect(() => openAppendSync(pipe, 0o600)).toThrow(`${pipe} is a FIFO, not a regular file; it was not written`);
+      expect(() => openStderrLog(pipe, "header")).toThrow(/is a FIFO/);
+      new NoteLog({ file: pipe }).add("a note"); // dropped, no throw, no block
+      await expect(appendRecord(pipe, { v: 1 })).rejects.toThrow(/is a FIFO, not a regular file/);
+    } finally {
+      closeSync(reader);
+    }
+    const file = join(dir, "ok.log");
+    const fd = openAppendSync(file, 0o600);
+    writeSync(fd, "line\n");
+    closeSync(fd);
+    expect(await readRegularFile(file)).toBe("line\n");
   });
 });
