@@ -54,6 +54,8 @@ export interface ReapLimits {
 }
 
 const DEFAULT_LIMITS: ReapLimits = { environBytes: 8 * 1024 * 1024, totalBytes: 512 * 1024 * 1024, rounds: 16, timeMs: 10_000, graceMs: 1000 };
+/** The pause before the last SIGKILL pass of `reapMarked`, in ms. */
+const SETTLE_MS = 500;
 /** How often the grace checks whether the signalled processes have ended, in ms (no exit event exists for a process that is not our child). */
 const GRACE_STEP_MS = 50;
 /**
@@ -85,7 +87,7 @@ export interface ReapResult {
  * Ends every process that carries one of `markers` as an exact environment entry, except the
  * calling process and its ancestors: SIGTERM to each (rescanning until a scan finds nothing new,
  * for processes that forked meanwhile), up to `graceMs` for them to end, then SIGKILL to every
- * process still marked (rescanning the same way). SIGTERM first lets a shell run its exit traps
+ * process still marked (rescanning the same way), and once more half a second later. SIGTERM first lets a shell run its exit traps
  * and release its locks; SIGKILL after the grace ends what caught or ignored it, and what forked.
  * Processes that vanish during the scan, or whose files cannot be read, are skipped. Bounded by
  * `limits`.
@@ -96,13 +98,16 @@ export async function reapMarked(markers: readonly Marker[], options: ReapOption
   const scan = Scan.start(markers, options);
   try {
     const result: ReapResult = { supported: false, killed: [], failed: [], complete: true };
-    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    // The last SIGKILL pass comes a moment later: a shell that got SIGTERM may still fork its
+    // queued background jobs before it dies, after the scans above (seen in the fault suite).
+    for (const signal of ["SIGTERM", "SIGKILL", "SIGKILL"] as const) {
       const seen = new Set<number>();
       let over = false;
       for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(await scan.next(seen), seen, result, signal);
       if (!over) result.complete = false;
-      if (!result.complete || seen.size === 0) return result;
+      if (!result.complete || result.killed.length === 0) return result;
       if (signal === "SIGTERM") await graceAsync(scan, seen);
+      else await sleep(SETTLE_MS);
     }
     return result;
   } finally {
