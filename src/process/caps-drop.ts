@@ -10,7 +10,7 @@
  */
 import { readFile } from "node:fs/promises";
 import which from "which";
-import type { SpawnCommand } from "./spawner.ts";
+import type { SpawnCommand } from "./spawner-types.ts";
 
 /** Capability numbers (linux/capability.h). */
 const CAP_SETPCAP = 8;

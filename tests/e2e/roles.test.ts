@@ -22,7 +22,7 @@ import { parseAgentFile } from "../../src/agents/parse.ts";
 import { aliasBomb } from "../support/alias-bomb.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ReplyToolCall } from "../support/scripted-model.ts";
-import { callText, leaderCommands, readRoster, startTeam, waitUntil, type AgentScript, type Team, type ToolEnd } from "../support/team.ts";
+import { callText, leaderCommands, readRoster, runForToolEnd, startTeam, waitUntil, type AgentScript, type Team, type ToolEnd } from "../support/team.ts";
 
 const TEAM_TOOLS = ["send_message", "task_list", "task_claim", "task_submit"];
 
@@ -40,15 +40,6 @@ const reporter: AgentScript = (c) =>
   c.toolResults.length === 0 && !c.lastUser.includes("<harness-reminder>")
     ? { toolCalls: [{ name: "send_message", arguments: { to: "leader", message: "here", status: "completed" } }] }
     : { text: "ok" };
-
-/** Runs `prompt` and returns the leader's last `tool` result. */
-async function runFor(t: Team, prompt: string, tool: string): Promise<ToolEnd> {
-  const before = t.toolEnds(tool).length;
-  await t.run(prompt);
-  const ends = t.toolEnds(tool);
-  expect(ends.length, `${tool} results after ${prompt}`).toBe(before + 1);
-  return ends.at(-1)!;
-}
 
 /** A refused spawn: an error result and no process. */
 function expectRefused(end: ToolEnd): void {
@@ -108,14 +99,14 @@ describe("session roles", () => {
     const t = team;
     const reports = (n: number) => waitUntil(`${n} reports`, () => t.leader.customMessages("teammate-report").length >= n, 30_000);
 
-    const ann = await runFor(t, "ANN", "teammate_spawn");
+    const ann = await runForToolEnd(t, "ANN", "teammate_spawn");
     expect(ann).toMatchObject({ isError: false, details: { agent: "scout", scope: "session", tools: ["read", ...TEAM_TOOLS] } });
     expect(ann.text).toContain("Its role is a session role (in memory only).");
     await reports(1);
     expect(callText(t.model.callsOf("ann")[0]!)).toContain("You are scout v1.");
-    expect((await runFor(t, "STOP", "teammate_shutdown")).isError).toBe(false);
+    expect((await runForToolEnd(t, "STOP", "teammate_shutdown")).isError).toBe(false);
 
-    const bob = await runFor(t, "BOB", "teammate_spawn");
+    const bob = await runForToolEnd(t, "BOB", "teammate_spawn");
     expect(bob).toMatchObject({ isError: false, details: { agent: "scout", scope: "session" } });
     await reports(2);
     const bobFirst = callText(t.model.callsOf("bob")[0]!);
@@ -124,7 +115,7 @@ describe("session roles", () => {
 
     const file = join(t.env.cwd, ".pi", "agents", "keeper.md");
     expect(existsSync(file)).toBe(false);
-    const cat = await runFor(t, "CAT", "teammate_spawn");
+    const cat = await runForToolEnd(t, "CAT", "teammate_spawn");
     expect(cat).toMatchObject({ isError: false, details: { agent: "keeper", scope: "project", persisted: file } });
     expect(cat.text).toContain(`Its role was written to ${file}.`);
     const written = await readFile(file, "utf8");
@@ -134,13 +125,13 @@ describe("session roles", () => {
     await reports(3);
     expect(callText(t.model.callsOf("cat")[0]!)).toContain("You are the keeper.");
 
-    const dan = await runFor(t, "DAN", "teammate_spawn");
+    const dan = await runForToolEnd(t, "DAN", "teammate_spawn");
     expectRefused(dan);
     expect(dan.text).toContain(`Agent "keeper" is already defined by ${file} (project scope)`);
     expect(await readFile(file, "utf8")).toBe(written);
     expect(await rosterNames(t)).not.toContain("dan");
 
-    const eve = await runFor(t, "EVE", "teammate_spawn");
+    const eve = await runForToolEnd(t, "EVE", "teammate_spawn");
     expect(eve).toMatchObject({ isError: false, details: { agent: "keeper", scope: "project" } });
     await reports(4);
     expect(callText(t.model.callsOf("eve")[0]!)).toContain("You are the keeper.");
@@ -152,7 +143,7 @@ describe("session roles", () => {
       agents: { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) },
       scripts: { leader: leaderCommands({ ZED: [spawn("zed", "worker", { prompt: "HELLO", definition: { prompt: "You are a rogue worker." } })] }) },
     });
-    const zed = await runFor(team, "ZED", "teammate_spawn");
+    const zed = await runForToolEnd(team, "ZED", "teammate_spawn");
     expectRefused(zed);
     expect(zed.text).toContain(`Agent "worker" is already defined by ${join(team.env.cwd, ".pi", "agents", "worker.md")} (project scope)`);
     expect(zed.text).toContain('spawn with agent: "worker" and no definition');
@@ -175,19 +166,19 @@ describe("tool grants", () => {
       },
     });
     const t = team;
-    const sam = await runFor(t, "SAM", "teammate_spawn");
+    const sam = await runForToolEnd(t, "SAM", "teammate_spawn");
     expectRefused(sam);
     expect(sam.text).toContain(`agent "scanner" (${join(t.env.cwd, ".pi", "agents", "scanner.md")}): Unknown tool "mcp_foo" in the role's tools field.`);
     expect(sam.text).toContain("Known tools: read, bash, powershell, edit, write, grep, find, ls.");
     expect(existsSync(join(t.env.agentDir, "worktrees"))).toBe(false);
     expect(execFileSync("git", ["branch", "--list", "pi-team/*"], { cwd: t.env.cwd, encoding: "utf8" })).toBe("");
 
-    const tia = await runFor(t, "TIA", "teammate_spawn");
+    const tia = await runForToolEnd(t, "TIA", "teammate_spawn");
     expectRefused(tia);
     expect(tia.text).toContain('Unknown tool "gerp" (did you mean "grep"?)');
     expect(tia.text).toContain("Known tools: read, bash, powershell, edit, write, grep, find, ls.");
     // The refused inline role was not registered either.
-    const uma = await runFor(t, "UMA", "teammate_spawn");
+    const uma = await runForToolEnd(t, "UMA", "teammate_spawn");
     expectRefused(uma);
     expect(uma.text).toContain("To spawn a role no file defines, pass `definition`");
 
@@ -202,7 +193,7 @@ describe("tool grants", () => {
       scripts: { leader: leaderCommands({ SPAWN: [spawn("rita", "reader")], WAKE: [{ name: "send_message", arguments: { to: "rita", message: "Say hello." } }] }), rita: reporter },
     });
     const t = team;
-    const rita = await runFor(t, "SPAWN", "teammate_spawn");
+    const rita = await runForToolEnd(t, "SPAWN", "teammate_spawn");
     const grant = ["read", "grep", ...TEAM_TOOLS];
     expect(rita).toMatchObject({ isError: false, details: { tools: grant, kickoff: false } });
     const entry = (await readRoster(t.runtimeDir))?.teammates.find((m) => m.name === "rita") as { tools?: string[]; pid?: number } | undefined;
@@ -236,15 +227,15 @@ describe("model checks", () => {
     const t = team;
     await piDefaultElsewhere(t.env.agentDir);
     const reports = (n: number) => waitUntil(`${n} reports`, () => t.leader.customMessages("teammate-report").length >= n, 30_000);
-    const pin = await runFor(t, "PIN", "teammate_spawn");
+    const pin = await runForToolEnd(t, "PIN", "teammate_spawn");
     expectRefused(pin);
     expect(pin.text).toContain('Model "scripted/scripted-2" is not in Pi\'s model registry. Close matches: scripted/scripted-1');
     expect(await rosterNames(t)).toEqual([]);
     expect(t.model.callsOf("pia")).toEqual([]);
-    expect((await runFor(t, "LIST", "task_list")).text).toContain("team model: Pi default");
+    expect((await runForToolEnd(t, "LIST", "task_list")).text).toContain("team model: Pi default");
 
     expect(await command(t, "/agent-teams model scripted/scripted-1")).toEqual({ message: "team model: scripted/scripted-1 (set for this session)", type: "info" });
-    const pat = await runFor(t, "PAT", "teammate_spawn");
+    const pat = await runForToolEnd(t, "PAT", "teammate_spawn");
     expect(pat).toMatchObject({ isError: false, details: { model: "scripted/scripted-1 (team-default)" } });
     expect(pat.text).toContain("model scripted/scripted-1 (team-default)");
     await reports(1);
@@ -255,11 +246,11 @@ describe("model checks", () => {
     const nope = await command(t, "/agent-teams model nope/nope");
     expect(nope.type).toBe("error");
     expect(nope.message).toContain('Model "nope/nope" is not in Pi\'s model registry.');
-    expect((await runFor(t, "LIST", "task_list")).text).toContain("team model: scripted/scripted-1 (set for this session)");
+    expect((await runForToolEnd(t, "LIST", "task_list")).text).toContain("team model: scripted/scripted-1 (set for this session)");
 
     expect(await command(t, "/agent-teams model default")).toEqual({ message: "team model: Pi default", type: "info" });
-    expect((await runFor(t, "LIST", "task_list")).text).toContain("team model: Pi default");
-    const pam = await runFor(t, "PAM", "teammate_spawn");
+    expect((await runForToolEnd(t, "LIST", "task_list")).text).toContain("team model: Pi default");
+    const pam = await runForToolEnd(t, "PAM", "teammate_spawn");
     expect(pam).toMatchObject({ isError: false, details: { model: "Pi default (pi-default)" } });
     expect(pam.text).toContain("model Pi default (pi-default)");
     await reports(2);
@@ -274,7 +265,7 @@ describe("hostile agent files (issue 18.5)", () => {
       scripts: { leader: leaderCommands({ WIN: [spawn("win", "worker", { prompt: "HELLO" })], BOOM: [spawn("bo", "bomb", { prompt: "HELLO" })] }), win: reporter },
     });
     const t = team;
-    const win = await runFor(t, "WIN", "teammate_spawn");
+    const win = await runForToolEnd(t, "WIN", "teammate_spawn");
     expect(win).toMatchObject({ isError: false, details: { agent: "worker", scope: "project" } });
     const leaderSystem = t.model.callsOf("leader")[0]!.system;
     expect(leaderSystem).toContain("- worker (project scope");
@@ -284,7 +275,7 @@ describe("hostile agent files (issue 18.5)", () => {
     await waitUntil("win's report", () => t.leader.customMessages("teammate-report").length >= 1, 30_000);
     expect(callText(t.model.callsOf("win")[0]!)).toContain("You are a worker.");
 
-    const boom = await runFor(t, "BOOM", "teammate_spawn");
+    const boom = await runForToolEnd(t, "BOOM", "teammate_spawn");
     expectRefused(boom);
     expect(boom.text).toContain(`${join(t.env.cwd, ".pi", "agents", "bomb.md")}: frontmatter expands to more than 1000 values`);
     expect(t.model.callsOf("bo")).toEqual([]);

@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { aliasBomb } from "../support/alias-bomb.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { isAlive, leaderCommands, readRoster, spawnCall, startTeam, waitStatus, waitUntil, type Team, type ToolEnd } from "../support/team.ts";
+import { isAlive, leaderCommands, readRoster, runForToolEnd, spawnCall, startTeam, waitStatus, waitUntil, type Team, type ToolEnd } from "../support/team.ts";
 import { harnessEvents } from "../support/worktree.ts";
 import { recordFigures, secondsSince } from "./support/figures.ts";
 import { pollUntil } from "./support/waits.ts";
@@ -60,15 +60,6 @@ async function timedStart(agents: Record<string, string>, teammates: Record<stri
   return { t, ms };
 }
 
-/** The one tool end the prompt produced. */
-async function runFor(t: Team, prompt: string, tool: string): Promise<ToolEnd> {
-  const before = t.toolEnds(tool).length;
-  await t.run(prompt);
-  const ends = t.toolEnds(tool);
-  expect(ends.length, `${tool} results after ${prompt}`).toBe(before + 1);
-  return ends.at(-1)!;
-}
-
 const cut = (text: string, max = 240): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text).replaceAll("|", "\\|").replaceAll("\n", " ");
 
 describe("hostile files in the team's way", () => {
@@ -99,7 +90,7 @@ describe("hostile files in the team's way", () => {
     await t.run("SPAWN");
     await waitStatus(t.runtimeDir, "alice", "idle", 30_000);
     await waitStatus(t.runtimeDir, "bob", "idle", 30_000);
-    const refusals = { bomb: await runFor(t, "BOMB", "teammate_spawn"), noise: await runFor(t, "NOISE", "teammate_spawn"), ctor: await runFor(t, "CTOR", "teammate_spawn"), bin: await runFor(t, "BIN", "teammate_spawn") };
+    const refusals = { bomb: await runForToolEnd(t, "BOMB", "teammate_spawn"), noise: await runForToolEnd(t, "NOISE", "teammate_spawn"), ctor: await runForToolEnd(t, "CTOR", "teammate_spawn"), bin: await runForToolEnd(t, "BIN", "teammate_spawn") };
 
     // A FIFO nobody writes in place of bob's inbox: a blocking open froze the leader before.
     const inbox = join(t.runtimeDir, "inbox", "bob.jsonl");

@@ -59,6 +59,18 @@ export function leaderCommands(commands: Record<string, ReplyToolCall[]>): Agent
   };
 }
 
+/**
+ * Runs `prompt` on the leader and returns the one `tool` result it produced.
+ * @throws Error when the run produced no `tool` result or more than one.
+ */
+export async function runForToolEnd(t: Team, prompt: string, tool: string): Promise<ToolEnd> {
+  const before = t.toolEnds(tool).length;
+  await t.run(prompt);
+  const ends = t.toolEnds(tool);
+  if (ends.length !== before + 1) throw new Error(`${tool} results after ${prompt}: expected ${before + 1}, got ${ends.length}`);
+  return ends.at(-1)!;
+}
+
 /** `teammate_spawn` arguments as a tool call. */
 export function spawnCall(name: string, agent: string, prompt?: string): ReplyToolCall {
   return { name: "teammate_spawn", arguments: { name, agent, ...(prompt === undefined ? {} : { prompt }) } };
