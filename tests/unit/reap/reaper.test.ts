@@ -131,12 +131,13 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     { name: "reapMarkedSync", reap: async (m: Marker[]) => reapMarkedSync(m) },
   ])("$name lets a shell run its exit trap (SIGTERM first) and SIGKILLs one that ignores SIGTERM", async ({ reap }) => {
     // A killed shell can leave a lock behind (pyenv's shim lock hung every later shell of the user).
-    // The polite shell waits with the `wait` builtin, which a trapped signal interrupts at once.
+    // The polite shell waits with the `wait` builtin, which a trapped signal interrupts at once; it
+    // writes the lock only after its trap is set, so a lock seen means the trap is in place.
     const dir = mkdtempSync(join(tmpdir(), "prt-reap-"));
     const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
     pending.push(marker);
     const lock = join(dir, "lock");
-    const polite = spawn("bash", ["-c", `echo held > ${lock}; trap 'rm -f ${lock}; exit 143' TERM; sleep 300 & wait`], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
+    const polite = spawn("bash", ["-c", `trap 'rm -f ${lock}; exit 143' TERM; echo held > ${lock}; sleep 300 & wait`], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
     const stubborn = spawn("bash", ["-c", "trap '' TERM; while true; do sleep 0.05; done"], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
     started.push(polite, stubborn);
     try {
