@@ -1,4 +1,5 @@
 import matter from "gray-matter";
+import { errorText } from "../error-text.ts";
 
 /** Frontmatter split from a Markdown file; `data` is whatever the YAML held (not yet validated). */
 export type FrontmatterResult =
@@ -41,7 +42,7 @@ export function splitFrontmatter(text: string): FrontmatterResult {
     parsed = matter(normalized, OPTIONS);
   } catch (error: unknown) {
     if (error instanceof RefusedLanguage) return { ok: false, message: error.message };
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return { ok: false, message: `frontmatter is not valid YAML: ${reason}` };
   }
   const data = parsed.data;

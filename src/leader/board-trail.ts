@@ -7,7 +7,8 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { BoardWriteSchema, boardDigest, foldTrail, recordWrite, type BoardParts, type BoardTrail, type BoardWrite } from "../board/index.ts";
-import { checkValue, errorText } from "../store/index.ts";
+import { errorText } from "../error-text.ts";
+import { checkValue } from "../store/index.ts";
 import { harnessEventText } from "../team/prompts.ts";
 
 /** Custom entry type of one recorded board.json write (its `data` is a `BoardWrite`). */

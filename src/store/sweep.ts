@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { errorText } from "../error-text.ts";
 import { assertNever } from "../errors.ts";
-import { errnoCode, errorText } from "./fs-modes.ts";
+import { errnoCode } from "./fs-modes.ts";
 import { SESSION_LOCK_FILE } from "./layout.ts";
 import { pidAlive } from "./pid.ts";
 
