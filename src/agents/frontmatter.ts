@@ -1,5 +1,6 @@
 import matter from "gray-matter";
 import { errorText } from "../error-text.ts";
+import { isRecord } from "../is-record.ts";
 
 /** Frontmatter split from a Markdown file; `data` is whatever the YAML held (not yet validated). */
 export type FrontmatterResult =
@@ -46,7 +47,7 @@ export function splitFrontmatter(text: string): FrontmatterResult {
     return { ok: false, message: `frontmatter is not valid YAML: ${reason}` };
   }
   const data = parsed.data;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+  if (!isRecord(data)) {
     return {
       ok: false,
       message: `frontmatter must be a YAML mapping of fields (name, description, tools, model, verify, worktree, extensions), got ${describe(data)}`,

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import matter from "gray-matter";
 import { errorText } from "../error-text.ts";
+import { isRecord } from "../is-record.ts";
 import { agentNameProblem } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
 import { AGENT_FRONTMATTER_KEYS } from "./schema.ts";
@@ -193,7 +194,7 @@ function suggestion(key: string): string {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
