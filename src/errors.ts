@@ -22,3 +22,12 @@ export class TeamError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * The default branch of an exhaustive switch: the compiler proves it unreachable (`x: never`),
+ * and if a value the types did not foresee arrives anyway, it throws
+ * `TeamError("invalid_input", "unknown <what> <x as JSON>")`.
+ */
+export function assertNever(x: never, what: string): never {
+  throw new TeamError("invalid_input", `unknown ${what} ${JSON.stringify(x)}`);
+}

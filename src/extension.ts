@@ -1,4 +1,5 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { errorText } from "./error-text.ts";
 import { ENV, readIdentity } from "./team/identity.ts";
 
 /**
@@ -32,7 +33,7 @@ async function loadWorker(bundle: string | undefined): Promise<WorkerModule> {
     try {
       return (await import(bundle)) as WorkerModule;
     } catch (error) {
-      process.stderr.write(`pi-resident-teams: the worker bundle ${bundle} did not load (${error instanceof Error ? error.message : String(error)}); loading src/worker instead\n`);
+      process.stderr.write(`pi-resident-teams: the worker bundle ${bundle} did not load (${errorText(error)}); loading src/worker instead\n`);
     }
   }
   return import("./worker/worker.ts");

@@ -1,38 +1,13 @@
 import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
-import { makeInboxRecord, type OutboxRecord } from "../../src/mail/index.ts";
-import { initialState, transition, type TeammateEffect, type TeammateEvent, type TeammateState } from "../../src/team/lifecycle.ts";
+import type { OutboxRecord } from "../../src/mail/index.ts";
+import { LifecycleSim, simMail, simReport } from "../../tests/support/lifecycle-sim.ts";
 
-const SPAWN = "11111111-1111-4111-8111-111111111111";
-
-interface Life {
-  state: TeammateState;
-  effects: TeammateEffect[];
-  now: number;
-  heartbeat: { stallMs: number; silentMs: number };
-}
-
-function life(world: object): Life {
-  const w = world as { life?: Life };
-  w.life ??= { state: initialState(SPAWN, 0), effects: [], now: 0, heartbeat: { stallMs: 0, silentMs: 0 } };
+/** The world's simulated teammate, its clock starting at 0. */
+function life(world: object): LifecycleSim {
+  const w = world as { life?: LifecycleSim };
+  w.life ??= new LifecycleSim({ now: 0 });
   return w.life;
-}
-
-function apply(l: Life, e: TeammateEvent): void {
-  const facts = { name: "alice", agent: "worker", role: "You are a worker.", startedAt: 0, log: "/tmp/alice.log" };
-  const step = transition(l.state, e, l.now, { facts, heartbeat: l.heartbeat });
-  l.state = step.state;
-  l.effects.push(...step.effects);
-}
-
-function inFlight(l: Life) {
-  return l.state.phase === "stopped" ? undefined : l.state.life.sending;
-}
-
-function accept(l: Life): void {
-  const sending = inFlight(l);
-  assert.ok(sending, "a send in flight");
-  apply(l, { type: "sent", ticket: sending.ticket, ok: true, started: false });
 }
 
 Given("stall thresholds of {int} ms and {int} ms", function (stallMs: number, silentMs: number) {
@@ -40,59 +15,55 @@ Given("stall thresholds of {int} ms and {int} ms", function (stallMs: number, si
 });
 
 Given("a teammate working on a kickoff", function () {
-  const l = life(this);
-  apply(l, { type: "ready", kickoff: "Do it." });
-  accept(l);
-  apply(l, { type: "run_started" });
+  life(this).startWorking("Do it.");
 });
 
 Given("an idle teammate", function () {
-  apply(life(this), { type: "ready" });
+  life(this).apply({ type: "ready" });
 });
 
 When("mail {string} arrives", function (body: string) {
-  apply(life(this), { type: "mail", records: [makeInboxRecord({ from: "bob", to: "alice", body }, 1)] });
+  life(this).apply({ type: "mail", records: [simMail(body, "bob", 1)] });
 });
 
 When("the child accepts the send", function () {
-  accept(life(this));
+  life(this).answer();
 });
 
 When("the leader asks it to stop", function () {
-  apply(life(this), { type: "stop_requested" });
+  life(this).apply({ type: "stop_requested" });
 });
 
 When("its run settles", function () {
-  apply(life(this), { type: "run_settled" });
+  life(this).apply({ type: "run_settled" });
 });
 
 When("its child closes", function () {
-  apply(life(this), { type: "closed", exit: { code: null, signal: "SIGKILL" }, stderrTail: "" });
+  life(this).apply({ type: "closed", exit: { code: null, signal: "SIGKILL" }, stderrTail: "" });
 });
 
 When("it reports {string}", function (status: string) {
-  const record = { v: 2, id: "r1", at: 1, from: "alice", spawnId: SPAWN, status, body: "done", sig: "-" } as OutboxRecord;
-  apply(life(this), { type: "outbox", records: [record] });
+  life(this).apply({ type: "outbox", records: [simReport(status as OutboxRecord["status"], "done")] });
 });
 
 When("{int} s pass in silence", function (seconds: number) {
   const l = life(this);
   for (let t = 1; t <= seconds; t++) {
     l.now = t * 1000;
-    apply(l, { type: "tick" });
+    l.apply({ type: "tick" });
   }
 });
 
 Then("the teammate has 1 send in flight carrying {string}", function (body: string) {
-  assert.deepEqual(inFlight(life(this))?.mail.map((r) => r.body), [body]);
+  assert.deepEqual(life(this).sending?.mail.map((r) => r.body), [body]);
 });
 
 Then("the send is a {string}", function (kind: string) {
-  assert.equal(inFlight(life(this))?.kind, kind);
+  assert.equal(life(this).sending?.kind, kind);
 });
 
 Then("nothing is in flight", function () {
-  assert.equal(inFlight(life(this)), undefined);
+  assert.equal(life(this).sending, undefined);
 });
 
 Then("the teammate is stopped as requested", function () {
@@ -100,7 +71,7 @@ Then("the teammate is stopped as requested", function () {
 });
 
 /** The leader events among the effects: a crash is worded by the shell (`crash_event`), the rest here. */
-function eventTypes(l: Life): string[] {
+function eventTypes(l: LifecycleSim): string[] {
   return l.effects.flatMap((e) => (e.type === "harness_event" ? [e.event.type] : e.type === "crash_event" ? ["teammate_crashed"] : []));
 }
 

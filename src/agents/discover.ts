@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { errorText } from "../error-text.ts";
 import { decodeAgentFile, MAX_AGENT_FILE_BYTES, tooLarge } from "./file-text.ts";
 import { classifyAgentFile, type AgentDirKind } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
@@ -158,8 +159,4 @@ function loadCandidate(
   } catch (error: unknown) {
     return invalid(`cannot be parsed (${errorText(error)}); the file is skipped`);
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,6 @@
 import matter from "gray-matter";
+import { errorText } from "../error-text.ts";
+import { isRecord } from "../is-record.ts";
 
 /** Frontmatter split from a Markdown file; `data` is whatever the YAML held (not yet validated). */
 export type FrontmatterResult =
@@ -41,11 +43,11 @@ export function splitFrontmatter(text: string): FrontmatterResult {
     parsed = matter(normalized, OPTIONS);
   } catch (error: unknown) {
     if (error instanceof RefusedLanguage) return { ok: false, message: error.message };
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return { ok: false, message: `frontmatter is not valid YAML: ${reason}` };
   }
   const data = parsed.data;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+  if (!isRecord(data)) {
     return {
       ok: false,
       message: `frontmatter must be a YAML mapping of fields (name, description, tools, model, verify, worktree, extensions), got ${describe(data)}`,

@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
 import matter from "gray-matter";
+import { errorText } from "../error-text.ts";
+import { isRecord } from "../is-record.ts";
 import { agentNameProblem } from "./file-name.ts";
 import { parseAgentFile } from "./parse.ts";
 import { AGENT_FRONTMATTER_KEYS } from "./schema.ts";
@@ -150,7 +152,7 @@ function toObject(value: unknown): ObjectResult {
     try {
       candidate = JSON.parse(value) as unknown;
     } catch (error: unknown) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorText(error);
       return { ok: false, message: `definition is a string that is not valid JSON (${reason}): ${preview(value)}; accepted: ${ACCEPTED_SHAPE}.` };
     }
     if (!isPlainObject(candidate)) {
@@ -180,7 +182,7 @@ function renderMarkdown(fields: Record<string, unknown>, prompt: string): { ok: 
     return { ok: true, markdown: matter.stringify({ content: body }, data, DUMP_OPTIONS) };
   } catch (error: unknown) {
     // Only values JSON cannot carry (functions, symbols) get here: tool arguments never do.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorText(error);
     return { ok: false, message: `definition cannot be written as a definition file (${reason}); accepted: ${ACCEPTED_SHAPE}.` };
   }
 }
@@ -192,7 +194,7 @@ function suggestion(key: string): string {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (!isRecord(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }

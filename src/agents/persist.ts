@@ -1,7 +1,8 @@
 import { lstat, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
-import { createFileExclusive, errnoCode, errorText } from "../store/index.ts";
+import { createFileExclusive, errnoCode } from "../store/index.ts";
 import { agentNameProblem } from "./file-name.ts";
 import type { PersistScope } from "./inline-definition.ts";
 import { parseAgentFile } from "./parse.ts";

@@ -1,4 +1,4 @@
-import { TeamError } from "../errors.ts";
+import { assertNever, TeamError } from "../errors.ts";
 import { parseInlineDefinition, sessionSource, type InlineDefinitionResult } from "./inline-definition.ts";
 import type { AgentDefinition, AgentDiagnostic, AgentDiscovery, AgentFileScope } from "./types.ts";
 
@@ -124,10 +124,8 @@ export function inlineDefinitionConflict(discovery: AgentDiscovery, name: string
       const detail = errors.length > 0 ? ` (${errors.join(" ")})` : "";
       return `Agent ${shown} is already defined by ${files}, which is invalid${detail}; ${rule}. Fix the file and ${use}, or pick another name.`;
     }
-    default: {
-      const never: never = file.state;
-      return never;
-    }
+    default:
+      return assertNever(file.state, "agent file state");
   }
 }
 

@@ -4,6 +4,7 @@
  * operations either reject without touching it or apply completely and bump `revision`.
  * Indexes are never persisted; `indexBoard` rebuilds them on load.
  */
+import { assertNever } from "../errors.ts";
 import { createHeldResources, holdResources, type HeldResources } from "./resources.ts";
 import { TASK_STATUSES, type Effect, type Holder, type Task, type TaskState, type TaskStatus } from "./types.ts";
 
@@ -77,10 +78,8 @@ export function holderOf(state: TaskState): Holder | undefined {
     case "pending":
     case "completed":
       return undefined;
-    default: {
-      const never: never = state;
-      throw new Error(`unknown task state ${JSON.stringify(never)}`);
-    }
+    default:
+      return assertNever(state, "task state");
   }
 }
 

@@ -3,6 +3,7 @@
  * shell checked the intent's spawn id against the roster. The decision goes back to the worker in
  * the same tool call, so every rejection carries a reason and a message naming the ids.
  */
+import { assertNever } from "../errors.ts";
 import { commit, heldBy, unmetDependencies, type Board } from "./board.ts";
 import type { ClaimRejection } from "./rejections.ts";
 import { anyOverlap, findHeldConflict, overlapsHeld, resourcesOverlap } from "./resources.ts";
@@ -65,10 +66,8 @@ function checkNamed(board: Board, task: Task, self: string, assignments: readonl
       return reject("completed", `Task ${code(task.id)} is already completed.`);
     case "superseded":
       return reject("superseded", `Task ${code(task.id)} is superseded by ${code(state.by)} and cannot be claimed; consider ${code(state.by)}.`);
-    default: {
-      const never: never = state;
-      throw new Error(`unknown task state ${JSON.stringify(never)}`);
-    }
+    default:
+      return assertNever(state, "task state");
   }
   const unmet = unmetDependencies(board, task);
   if (unmet.length > 0) {

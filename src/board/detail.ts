@@ -2,6 +2,7 @@
  * task_list({ taskId }) (R46, issue 6): one task in full, on both sides, so the leader can read
  * the whole result its board produced (the page shows a bounded preview only).
  */
+import { assertNever } from "../errors.ts";
 import { unmetDependencies, type Board } from "./board.ts";
 import type { Task } from "./types.ts";
 import { renderTaskList, type RosterRow } from "./view.ts";
@@ -36,10 +37,8 @@ function stateLines(task: Task, self: string | undefined): string[] {
       return [`Status: completed${state.by ? ` by @${state.by}` : ""} at ${at(state.completedAt)}.`];
     case "superseded":
       return [`Status: superseded by ${code(state.by)} at ${at(state.supersededAt)}${state.holder ? `; still held by ${who(state.holder.name)} until it acknowledges` : ""}.`];
-    default: {
-      const never: never = state;
-      throw new Error(`unknown task state ${JSON.stringify(never)}`);
-    }
+    default:
+      return assertNever(state, "task state");
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Verify-gate outcomes (R44–R45, L9, L10, W9): what a reviewer's answer does to the task.
  */
+import { assertNever } from "../errors.ts";
 import { commit, type Board } from "./board.ts";
 import { moveTask } from "./transition.ts";
 import type { Accepted, Effect, GateRun, Holding, Rejected, Task } from "./types.ts";
@@ -145,10 +146,8 @@ export function gateOutcome(board: Board, input: GateOutcomeInput, now: number):
     case "missing":
       step = onMissing(board, task, holding, gate, verdict.why, now);
       break;
-    default: {
-      const never: never = verdict;
-      throw new Error(`unknown verdict ${JSON.stringify(never)}`);
-    }
+    default:
+      assertNever(verdict, "verdict");
   }
   return { ok: true, task, outcome: step.outcome, verdict, effects: [...step.effects, commit(board)] };
 }

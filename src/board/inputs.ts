@@ -4,6 +4,7 @@
  * accepted (L26); anything unparseable is rejected naming the field and the value received.
  */
 import { Type, type Static } from "typebox";
+import { isRecord } from "../is-record.ts";
 import type { CreateInput } from "./create.ts";
 import { MESSAGE_MAX_BYTES, messageBytes } from "../team/limits.ts";
 import { MAX_ID_LENGTH } from "./slug.ts";
@@ -132,7 +133,7 @@ function optionalString(field: string, value: unknown, maxBytes?: number): Input
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return isRecord(value) ? value : undefined;
 }
 
 /** Normalises raw task_create arguments (L26). */

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from "typebox";
 import { Compile } from "typebox/compile";
+import { errorText } from "../error-text.ts";
 import { createBoard, indexBoard, type Board } from "./board.ts";
 import { normalizeResource } from "./resources.ts";
 import { MAX_ID_LENGTH } from "./slug.ts";
@@ -134,7 +135,7 @@ export function parseBoardFile(text: string): BoardParseResult {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail("corrupt_json", `board.json is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    return fail("corrupt_json", `board.json is not valid JSON (${errorText(error)}).`);
   }
   const version = typeof data === "object" && data !== null && "version" in data ? data.version : undefined;
   if (version !== BOARD_FORMAT_VERSION) {

@@ -3,7 +3,7 @@
  * table below and keeps every index consistent. Operations validate first and return reasoned
  * rejections; a move the table forbids therefore means a bug and throws.
  */
-import { TeamError } from "../errors.ts";
+import { assertNever, TeamError } from "../errors.ts";
 import { addDependent, addHolding, addReady, holderOf, removeReady, type Board } from "./board.ts";
 import { releaseResources } from "./resources.ts";
 import type { Task, TaskState, TaskStatus } from "./types.ts";
@@ -74,10 +74,8 @@ function enter(board: Board, task: Task, state: TaskState): void {
     case "completed":
       completeDependents(board, task);
       return;
-    default: {
-      const never: never = state;
-      throw new Error(`unknown task state ${JSON.stringify(never)}`);
-    }
+    default:
+      return assertNever(state, "task state");
   }
 }
 

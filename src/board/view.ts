@@ -4,6 +4,7 @@
  * counts for the whole board plus one page of tasks, each completed task with a one-line preview
  * of its result; `renderTaskDetail` shows one task in full.
  */
+import { assertNever } from "../errors.ts";
 import { unmetDependencies, type Board } from "./board.ts";
 import { TASK_STATUSES, type Task, type TaskStatus } from "./types.ts";
 import { headOf } from "./verdict.ts";
@@ -114,10 +115,8 @@ function detail(board: Board, task: Task, options: Pick<TaskListOptions, "self" 
       out.push(`by task ${state.by}`);
       if (state.holder) out.push(`still held by ${you(state.holder.name)}`);
       break;
-    default: {
-      const never: never = state;
-      throw new Error(`unknown task state ${JSON.stringify(never)}`);
-    }
+    default:
+      assertNever(state, "task state");
   }
   if (task.resources.length > 0) out.push(`resources: ${task.resources.join(", ")}`);
   const result = state.status === "completed" ? resultPart(task) : undefined;

@@ -10,8 +10,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { GitError, simpleGit, type SimpleGitOptions } from "simple-git";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
-import { errorText } from "../store/fs-modes.ts";
+import {  } from "../store/fs-modes.ts";
 
 /** Options shared by every public worktree function. */
 export interface GitRunOptions {

@@ -1,8 +1,9 @@
 /** File-system checks of the worktree module (R20, L23): what is at a path, and whether a dir holds any file. */
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
-import { errnoCode, errorText } from "../store/fs-modes.ts";
+import { errnoCode } from "../store/fs-modes.ts";
 
 /** `missing`, `dir` or `other` (a file, socket...); throws TeamError `io_error` for other stat failures. */
 export async function pathKind(path: string): Promise<"missing" | "dir" | "other"> {

@@ -4,8 +4,9 @@
  */
 import { readdir, realpath } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
-import { errnoCode, errorText } from "../store/fs-modes.ts";
+import { errnoCode } from "../store/fs-modes.ts";
 import { gitIn, runRetrying, type GitRunOptions } from "./git-runner.ts";
 import { captureUnlocked } from "./worktree-capture.ts";
 import { withLock } from "./worktree-locks.ts";

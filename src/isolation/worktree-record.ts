@@ -6,8 +6,9 @@
 import { rm } from "node:fs/promises";
 import { Type, type Static } from "typebox";
 import writeFileAtomic from "write-file-atomic";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
-import { errorText, PRIVATE_FILE_MODE } from "../store/fs-modes.ts";
+import { PRIVATE_FILE_MODE } from "../store/fs-modes.ts";
 import { readValidated, type ReadResult } from "../store/snapshot.ts";
 import { recordPathOf, SHA_PATTERN } from "./worktree-naming.ts";
 import type { Worktree } from "./worktree-types.ts";

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
 import { TeamError } from "../errors.ts";
+import { isRecord } from "../is-record.ts";
 import { BUILTIN_LAUNCHERS, LAUNCHER_NAME_PATTERN } from "./launcher.ts";
 
 const Argv = Type.Array(Type.String({ minLength: 1 }), { minItems: 1 });
@@ -76,7 +77,7 @@ export async function readLaunchSettings(agentDir: string): Promise<LaunchSettin
   } catch (error: unknown) {
     throw new TeamError("invalid_input", `the Pi settings file ${path} is not valid JSON (${(error as Error).message}); fix it to use launchers.`, { cause: error });
   }
-  const value = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>).piTeams : undefined;
+  const value = isRecord(data) ? data.piTeams : undefined;
   return { path, settings: checkLaunchSettings(value, path) };
 }
 

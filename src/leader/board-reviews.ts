@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import type { Effect, GateResult, Holder } from "../board/index.ts";
+import { errorText } from "../error-text.ts";
 import { startReviewer, type Reviewer, type ReviewerOptions } from "../process/index.ts";
 import { reapNote } from "../reap/index.ts";
 
@@ -73,7 +74,7 @@ export class BoardReviews {
         try {
           answer = await reviewer.ask(prompt);
         } catch (error) {
-          answer = `(the reviewer failed: ${error instanceof Error ? error.message : String(error)})`;
+          answer = `(the reviewer failed: ${errorText(error)})`;
         }
         if (!this.#reviewers.has(e.token)) break; // aborted while answering: the outcome is stale (L9)
         const r = this.#o.outcome(e.token, answer);

@@ -12,6 +12,7 @@ import {
   boardDigest, checkResumedBoard, parseBoardFile, resumeCheckText, SnapshotScheduler,
   type BoardFile, type BoardParts, type BoardTrail, type FoundBoard,
 } from "../board/index.ts";
+import { errorText } from "../error-text.ts";
 import { errnoCode, readRegularFile, type BoardLayout } from "../store/index.ts";
 
 /** What `BoardSnapshots.read` found. `unavailable` was already noted. */
@@ -124,7 +125,7 @@ export class BoardSnapshots {
       await writeFileAtomic(aside, text, { mode: 0o600 });
       return aside;
     } catch (error) {
-      this.#o.note(`could not keep the unchecked board.json aside: ${error instanceof Error ? error.message : String(error)}`);
+      this.#o.note(`could not keep the unchecked board.json aside: ${errorText(error)}`);
       return undefined;
     }
   }
@@ -154,7 +155,7 @@ export class BoardSnapshots {
       await writeFileAtomic(this.#o.layout.board, this.#recorded(), { mode: 0o600 });
       ok = true;
     } catch (error) {
-      this.#o.note(`board.json write failed (will retry): ${error instanceof Error ? error.message : String(error)}`);
+      this.#o.note(`board.json write failed (will retry): ${errorText(error)}`);
     }
     this.#scheduler.done(revision, ok, this.#o.now());
     this.#armFlush();

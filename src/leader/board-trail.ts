@@ -7,7 +7,9 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { BoardWriteSchema, boardDigest, foldTrail, recordWrite, type BoardParts, type BoardTrail, type BoardWrite } from "../board/index.ts";
-import { checkValue, errorText } from "../store/index.ts";
+import { errorText } from "../error-text.ts";
+import { TASK_BOARD } from "../mail/index.ts";
+import { checkValue } from "../store/index.ts";
 import { harnessEventText } from "../team/prompts.ts";
 
 /** Custom entry type of one recorded board.json write (its `data` is a `BoardWrite`). */
@@ -74,7 +76,7 @@ export function announceBoardCheck(pi: ExtensionAPI, ctx: ExtensionContext, flag
     ctx.ui.notify(`pi-resident-teams: ${flag}`, "warning");
     const body = `${flag}\nA teammate may have rewritten it while the leader was down. Check the board with task_list; spawn and assign again what must be redone.`;
     pi.sendMessage(
-      { customType, content: harnessEventText({ type: BOARD_UNTRUSTED_EVENT, teammate: "task-board", body }), display: true, details: { type: BOARD_UNTRUSTED_EVENT, teammate: "task-board" } },
+      { customType, content: harnessEventText({ type: BOARD_UNTRUSTED_EVENT, teammate: TASK_BOARD, body }), display: true, details: { type: BOARD_UNTRUSTED_EVENT, teammate: TASK_BOARD } },
       { deliverAs: "nextTurn" },
     );
   } catch {

@@ -6,6 +6,7 @@
  * while compaction is in progress") and releases them with `compaction_done`. Nothing here ever
  * wakes the leader's model: a compaction is a console row and a harness note.
  */
+import { errorText } from "../error-text.ts";
 import { RpcCommandError } from "../process/index.ts";
 import { LEADER_NAME } from "../mail/index.ts";
 import { TeamError } from "../errors.ts";
@@ -163,7 +164,7 @@ export function teamCompactor(team: TeamDriver, options: CompactionOptions, now:
 /** Pi's own reason for a refused command; else the error's message. */
 function reason(error: unknown): string {
   if (error instanceof RpcCommandError) return error.piError;
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /**

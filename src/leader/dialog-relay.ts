@@ -6,6 +6,7 @@
  * becomes a Mail row (kind `dialog`, from the teammate, to `user`).
  */
 import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@earendil-works/pi-coding-agent";
+import { errorText } from "../error-text.ts";
 import type { RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
 import type { MailKind } from "../ui/console-model.ts";
 import { DEFAULT_DIALOG_TIMEOUT_MS, MAX_WAITING_DIALOGS, dialogBody, dialogReceipt, dialogTimeoutMs, labelledTitle, type DialogCancel, type DialogOutcome } from "./dialog-text.ts";
@@ -188,7 +189,7 @@ export class DialogRelay {
       .then(
         (outcome) => this.#finish(p, outcome),
         (error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = errorText(error);
           this.#note(`@${p.teammate}: showing its ${p.request.method} dialog failed: ${message}`);
           this.#finish(p, { kind: "cancelled", cancel: { why: "ui_failed", error: message } });
         },

@@ -3,6 +3,7 @@
  * to the user, the Mail row's body and receipt, and the `PI_TEAMMATE_DIALOG_TIMEOUT_MS` setting.
  * Pure.
  */
+import { assertNever } from "../errors.ts";
 import type { RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
 import { formatDuration } from "../team/heartbeat.ts";
 
@@ -87,10 +88,8 @@ export function dialogBody(request: RpcUiDialogRequest): string {
       return request.placeholder ? `${head}\nplaceholder: ${request.placeholder}` : head;
     case "editor":
       return request.prefill ? `${head}\nprefill:\n${request.prefill}` : head;
-    default: {
-      const never: never = request;
-      return never;
-    }
+    default:
+      return assertNever(request, "dialog method");
   }
 }
 
@@ -126,9 +125,7 @@ function cancelText(cancel: DialogCancel): string {
       return "select without options";
     case "ui_failed":
       return `the leader's UI failed: ${cancel.error}`;
-    default: {
-      const never: never = cancel;
-      return never;
-    }
+    default:
+      return assertNever(cancel, "dialog cancel");
   }
 }

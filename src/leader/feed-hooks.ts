@@ -1,15 +1,12 @@
-import { LEADER_NAME } from "../mail/index.ts";
+import { LEADER_NAME, TASK_BOARD } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
 import type { MailKind } from "../ui/console-model.ts";
 import type { AcceptedSubmission } from "./board-apply.ts";
 import type { LeaderDelivery, LeaderHarnessOptions } from "./harness-types.ts";
 import { titleOf, type TeamFeed } from "./team-feed.ts";
 
-/** The sender name the board's mail carries. */
-const BOARD_SENDER = "task-board";
-
 function kindOf(from: string): MailKind {
-  return from === LEADER_NAME ? "leader" : from === BOARD_SENDER ? "board" : "peer";
+  return from === LEADER_NAME ? "leader" : from === TASK_BOARD ? "board" : "peer";
 }
 
 /**
@@ -57,6 +54,6 @@ export function feedDelivery(feed: TeamFeed, d: LeaderDelivery): void {
 export function feedSubmission(feed: TeamFeed, from: string, s: AcceptedSubmission): string | undefined {
   if (s.status !== "failed" || s.outcome === "acknowledged") return undefined;
   const fate = s.outcome === "parked" ? "parked with its holder" : "back to pending";
-  feed.mail({ kind: "board", from, to: "task-board", body: `task_submit failed: \`${s.taskId}\` (failed ×${s.failedSubmits}): ${s.text}`, receipt: `failed ×${s.failedSubmits} · ${fate}` });
+  feed.mail({ kind: "board", from, to: TASK_BOARD, body: `task_submit failed: \`${s.taskId}\` (failed ×${s.failedSubmits}): ${s.text}`, receipt: `failed ×${s.failedSubmits} · ${fate}` });
   return `Teammate @${from} failed task \`${s.taskId}\` (failed ×${s.failedSubmits} · ${fate}): ${titleOf(s.text)}`;
 }

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { formatAgentGuidance, formatUntrustedAgentsHint, quoteFileText } from "../agents/index.ts";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
 import { announceBoardCheck, sessionTrailPort } from "./board-trail.ts";
@@ -96,7 +97,7 @@ export function registerLeader(pi: ExtensionAPI): void {
     try {
       await s.start();
     } catch (error) {
-      unavailable = error instanceof Error ? error.message : String(error);
+      unavailable = errorText(error);
       ctx.ui.notify(`pi-resident-teams: ${unavailable}`, "error");
       return;
     }

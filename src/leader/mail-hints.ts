@@ -7,6 +7,7 @@
  * cost an idle leader CPU around the clock (bench/leader-pi.ts). Reads go through the cursors,
  * so a file the watcher already reported yields nothing twice.
  */
+import { isRecord } from "../is-record.ts";
 import { LEADER_NAME } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
@@ -20,8 +21,8 @@ import type { Member } from "../team/member.ts";
 export function sentMailPaths(m: Member, event: RpcEvent, layout: RuntimeLayout): string[] {
   if (event.type !== "tool_execution_end" || event.toolName !== "send_message" || event.isError) return [];
   const result = event.result;
-  const details = typeof result === "object" && result !== null && !Array.isArray(result) ? result["details"] : undefined;
-  const to = typeof details === "object" && details !== null && !Array.isArray(details) ? details["to"] : undefined;
+  const details = isRecord(result) ? result["details"] : undefined;
+  const to = isRecord(details) ? details["to"] : undefined;
   if (typeof to !== "string" || to === "") return [];
   return [to === LEADER_NAME ? layout.outbox(m.name) : layout.inbox(to)];
 }

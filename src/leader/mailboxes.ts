@@ -1,3 +1,4 @@
+import { errorText } from "../error-text.ts";
 import { inboxCursor, mailRefusal, outboxCursor, reportRefusal, type SpawnKeys } from "../mail/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import { RESERVED_TEAMMATE_NAMES } from "../team/names.ts";
@@ -86,7 +87,7 @@ export class Mailboxes {
       if (again > 0) this.#note(`${cursor.path}: ${again} record(s) already delivered (same id) dropped; the file was replaced or a line copied back`);
       return fresh;
     } catch (error) {
-      this.#note(`${cursor.path} unreadable, skipped: ${error instanceof Error ? error.message : String(error)}`);
+      this.#note(`${cursor.path} unreadable, skipped: ${errorText(error)}`);
       return [];
     }
   }

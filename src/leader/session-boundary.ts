@@ -2,8 +2,9 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext, SessionShutdownEvent, SessionStartEvent } from "@earendil-works/pi-coding-agent";
 import { Type, type Static } from "typebox";
+import { errorText } from "../error-text.ts";
 import { harnessEventText } from "../team/prompts.ts";
-import { errorText, readValidated, SnapshotWriter, sweepNotes, sweepRuntimeDirs } from "../store/index.ts";
+import { readValidated, SnapshotWriter, sweepNotes, sweepRuntimeDirs } from "../store/index.ts";
 
 /**
  * What happens to the team at a session boundary, beyond the harness's own close (R57, W17).

@@ -1,5 +1,6 @@
 import { access, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { errorText } from "../error-text.ts";
 import { reclaimWorktrees, type WorktreeCapture, type WorktreeLocks } from "../isolation/index.ts";
 import { captureHasNews, captureNote } from "./worktree-report.ts";
 
@@ -40,7 +41,7 @@ export async function reclaimLeftoverWorktrees(o: {
         if (captureHasNews(cap)) kept.push(cap);
       }
     } catch (error) {
-      o.note(`could not reclaim leftover worktrees in ${join(root, key)}: ${error instanceof Error ? error.message : String(error)}`);
+      o.note(`could not reclaim leftover worktrees in ${join(root, key)}: ${errorText(error)}`);
     }
   }
   return kept;

@@ -69,6 +69,9 @@ export type InboxRecord = Static<typeof InboxRecordSchema>;
 /** The `from` of mail written by the leader. Reserved: no teammate may take this name (W13). */
 export const LEADER_NAME = "leader";
 
+/** The `from` of mail written by the task board (board notices). Reserved like {@link LEADER_NAME} (W13). */
+export const TASK_BOARD = "task-board";
+
 /**
  * Parses an outbox record from untrusted JSON. Never throws; on failure `message` names the
  * field, its value and what was expected (no file name: callers add it).

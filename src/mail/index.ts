@@ -17,6 +17,7 @@ export {
   parseOutboxRecord,
   ReportStatusSchema,
   SpawnIdSchema,
+  TASK_BOARD,
   TeammateNameSchema,
   TITLE_MAX_CHARS,
 } from "./envelope.ts";

@@ -3,6 +3,7 @@
  * field or throws `ShapeError` naming `<where>.<key>`, the expected shape and what was found;
  * parsers catch `ShapeError` and turn it into a reported violation, so it never reaches the app.
  */
+import { isRecord } from "../is-record.ts";
 import type { JsonObject, JsonValue } from "./rpc-types.ts";
 
 /** A field of a known record has the wrong shape. Only thrown and caught inside src/process parsers. */
@@ -10,7 +11,7 @@ export class ShapeError extends Error {}
 
 /** A JSON object (not null, not an array). */
 export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 /** "missing", "null", "array" or the `typeof` of a JSON value, for messages. */

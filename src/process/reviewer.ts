@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isRecord } from "../is-record.ts";
 import { ENV } from "../team/identity.ts";
 import { trustFlag } from "../team/trust.ts";
 import { reapMarked, type ReapResult } from "../reap/index.ts";
@@ -110,7 +111,7 @@ export async function startReviewer(options: ReviewerOptions): Promise<Reviewer>
     async usage() {
       try {
         const d = await proc.child.send({ type: "get_session_stats" }, { timeoutMs: 5000 });
-        const tokens = typeof d.tokens === "object" && d.tokens !== null && !Array.isArray(d.tokens) ? d.tokens.total : undefined;
+        const tokens = isRecord(d.tokens) ? d.tokens.total : undefined;
         return typeof tokens === "number" && typeof d.cost === "number" ? { tokens, cost: d.cost } : undefined;
       } catch {
         return undefined;

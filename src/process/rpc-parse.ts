@@ -2,6 +2,7 @@
  * The one boundary where Pi's stdout records become typed values (style practice 4).
  * Nothing here throws to the caller: bad input becomes a `ProtocolViolation` the client counts.
  */
+import { errorText } from "../error-text.ts";
 import { ShapeError, bool, isJsonObject, json, num, obj, objArray, optNum, optStr, optStrArray, str, strArray } from "./json-fields.ts";
 import type {
   JsonObject,
@@ -33,7 +34,7 @@ export function parseRpcLine(line: string): ParseLineResult {
     // JSON.parse only ever produces JSON values, so the cast states a fact.
     value = JSON.parse(line) as JsonValue;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorText(error);
     return { ok: false, violation: violation("non_json", `not JSON (${detail})`, line) };
   }
   if (!isJsonObject(value)) {

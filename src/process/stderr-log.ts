@@ -3,6 +3,7 @@
  * would garble the TUI); error messages quote the tail that THIS child wrote.
  */
 import { closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, chmodSync, readSync, writeSync } from "node:fs";
+import { errorText } from "../error-text.ts";
 import { openAppendSync, openRegularSync } from "../store/regular-file.ts";
 import { dirname } from "node:path";
 import { TeamError } from "../errors.ts";
@@ -44,7 +45,7 @@ export function openStderrLog(path: string, header: string): StderrLog {
   } catch (error) {
     throw new TeamError(
       "io_error",
-      `Cannot open the child stderr log ${path}: ${error instanceof Error ? error.message : String(error)}. ` +
+      `Cannot open the child stderr log ${path}: ${errorText(error)}. ` +
         "Check that its directory is writable by the current user.",
       { cause: error },
     );
@@ -80,7 +81,7 @@ export function readTail(path: string, fromOffset: number, maxBytes: number): st
     // A cut through a multi-byte character yields U+FFFD at the start, which is fine for a tail.
     return buffer.subarray(0, read).toString("utf8").trim();
   } catch (error) {
-    return `(stderr log ${path} unreadable: ${error instanceof Error ? error.message : String(error)})`;
+    return `(stderr log ${path} unreadable: ${errorText(error)})`;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

@@ -4,6 +4,7 @@
  * can no longer take one, is recorded `unanswered`: at once `{cancelled:true}` (the default), or
  * what the owner's answerer gives, whenever it gives it.
  */
+import { errorText } from "../error-text.ts";
 import type { RpcChildState } from "./rpc-child-options.ts";
 import type { RpcChildRecorder, UiRequestRecord } from "./rpc-recorder.ts";
 import { UI_DIALOG_METHODS, type RpcUiDialogRequest, type RpcUiRequest, type RpcUiResponse, type UiAnswer } from "./rpc-types.ts";
@@ -114,7 +115,7 @@ export class UiDialogs {
   }
 
   #failed(what: string, error: unknown): void {
-    const detail = error === undefined ? "" : `: ${error instanceof Error ? error.message : String(error)}`;
+    const detail = error === undefined ? "" : `: ${errorText(error)}`;
     this.#d.recorder.listenerFailed("ui_request", new Error(`${this.#d.label}: the dialog answerer ${what}${detail}`, { cause: error }));
   }
 }

@@ -20,6 +20,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { errorText } from "../error-text.ts";
 
 /** The worker side's entry, relative to the package dir. */
 export const WORKER_ENTRY = "src/worker/worker.ts";
@@ -149,7 +150,7 @@ export async function ensureWorkerBundle(packageDir: string, note: (text: string
   try {
     return await buildWorkerBundle(packageDir);
   } catch (error) {
-    note(`teammates load the worker side from src/ (no fresh bundle, and it could not be built: ${error instanceof Error ? error.message : String(error)})`);
+    note(`teammates load the worker side from src/ (no fresh bundle, and it could not be built: ${errorText(error)})`);
     return undefined;
   }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { link, open, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
-import { errnoCode, errorText } from "./fs-modes.ts";
+import { errnoCode } from "./fs-modes.ts";
 
 /** Temp files start with a dot so directory scans (agent discovery, intent lists) and watchers skip them. */
 const TEMP_PREFIX = ".tmp-";

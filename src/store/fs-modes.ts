@@ -1,4 +1,5 @@
 import { chmod, mkdir } from "node:fs/promises";
+import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
 
 /** Mode of every directory this package creates for state: owner-only (rwx------). */
@@ -38,9 +39,4 @@ export function errnoCode(error: unknown): string | undefined {
     return typeof code === "string" ? code : undefined;
   }
   return undefined;
-}
-
-/** A one-line description of a caught value, for error messages. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,7 +4,9 @@
  */
 export { agentDir, boardLayout, boardLayoutAt, runtimeLayout, runtimeLayoutAt, SESSION_LOCK_FILE, sessionKey } from "./layout.ts";
 export type { BoardLayout, RuntimeLayout } from "./layout.ts";
-export { ensurePrivateDir, errnoCode, errorText, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+export { ensurePrivateDir, errnoCode, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+// Re-exported for the importers that still take it from here; its home is src/error-text.ts.
+export { errorText } from "../error-text.ts";
 export { checkValue, describeErrors, precompile } from "./validate.ts";
 export type { Checked } from "./validate.ts";
 export { readValidated, SnapshotWriter } from "./snapshot.ts";

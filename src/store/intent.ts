@@ -1,10 +1,11 @@
 import { mkdir, readdir, rename, stat } from "node:fs/promises";
+import { errorText } from "../error-text.ts";
 import { readRegularFile } from "./regular-file.ts";
 import { basename, dirname, join } from "node:path";
 import type { Static, TSchema } from "typebox";
 import { TeamError } from "../errors.ts";
 import { createFileExclusive } from "./exclusive-file.ts";
-import { ensurePrivateDir, errnoCode, errorText, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+import { ensurePrivateDir, errnoCode, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./fs-modes.ts";
 import { checkValue } from "./validate.ts";
 
 /** Marker file names are `<name>.json`; a name is 1-128 of `A-Z a-z 0-9 . _ -`, not starting with `.`. */

@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, readSync, writeSync } from "node:fs";
+import { errorText } from "../error-text.ts";
 import { openAppendSync } from "./regular-file.ts";
 import { dirname } from "node:path";
 import { TeamError } from "../errors.ts";
-import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+import { ensurePrivateDir, errnoCode, PRIVATE_FILE_MODE } from "./fs-modes.ts";
 
 /**
  * Largest record line {@link appendRecord} accepts, in bytes including the LF (64 KiB).

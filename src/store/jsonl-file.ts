@@ -1,10 +1,11 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
+import { errorText } from "../error-text.ts";
 import { openRegularSync } from "./regular-file.ts";
 import { rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Static, TSchema } from "typebox";
 import { TeamError } from "../errors.ts";
-import { ensurePrivateDir, errnoCode, errorText } from "./fs-modes.ts";
+import { ensurePrivateDir, errnoCode } from "./fs-modes.ts";
 import { excerpt, freshState, ioProblem, nonNegative, positive, type FileState, type JsonlBatch, type JsonlCursorOptions, type RetiredFile } from "./jsonl-cursor-state.ts";
 import { checkValue } from "./validate.ts";
 

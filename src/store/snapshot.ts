@@ -1,10 +1,11 @@
 import { closeSync, readFileSync } from "node:fs";
+import { errorText } from "../error-text.ts";
 import { openRegularSync } from "./regular-file.ts";
 import { dirname } from "node:path";
 import type { Static, TSchema } from "typebox";
 import writeFileAtomic from "write-file-atomic";
 import { TeamError } from "../errors.ts";
-import { ensurePrivateDir, errnoCode, errorText, PRIVATE_FILE_MODE } from "./fs-modes.ts";
+import { ensurePrivateDir, errnoCode, PRIVATE_FILE_MODE } from "./fs-modes.ts";
 import { checkValue } from "./validate.ts";
 
 /**

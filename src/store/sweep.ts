@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { lstat, open, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { errnoCode, errorText } from "./fs-modes.ts";
+import { errorText } from "../error-text.ts";
+import { assertNever } from "../errors.ts";
+import { errnoCode } from "./fs-modes.ts";
 import { SESSION_LOCK_FILE } from "./layout.ts";
 import { pidAlive } from "./pid.ts";
 
@@ -102,10 +104,8 @@ function decideOne(entry: RuntimeEntry, ctx: SweepContext): SweepDecision {
       if (idleMs < (ctx.graceMs ?? SWEEP_GRACE_MS)) return keep("recent");
       return { name, action: "remove", why: "abandoned", idleMs, lock: lock.kind };
     }
-    default: {
-      const never: never = entry;
-      return never;
-    }
+    default:
+      return assertNever(entry, "sweep entry");
   }
 }
 
@@ -256,9 +256,7 @@ function removalReason(d: SweepRemoval): string {
       return `left half-removed by a sweep of pid ${d.pid}, which is gone`;
     case "stale_stop_notice":
       return `stop notice of pid ${d.pid}, which is gone`;
-    default: {
-      const never: never = d;
-      return never;
-    }
+    default:
+      return assertNever(d, "sweep removal reason");
   }
 }

@@ -3,6 +3,7 @@
  * child's RPC events: the tool it runs with an argument summary, or the last line of its text.
  * Pure; the shell (src/leader/team-feed.ts) keeps the state between events.
  */
+import { isRecord } from "../is-record.ts";
 import type { RpcEvent } from "../process/index.ts";
 
 /** Longest activity line kept, in characters. */
@@ -40,10 +41,9 @@ export function lastLine(text: string): string {
  * summary is the first known argument field that is a string, else nothing.
  */
 export function toolLine(toolName: string, args: unknown): string {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return toolName;
-  const fields = args as Record<string, unknown>;
+  if (!isRecord(args)) return toolName;
   for (const key of SUMMARY_KEYS) {
-    const value = fields[key];
+    const value = args[key];
     if (typeof value !== "string" || value.trim() === "") continue;
     return oneLine(key === "to" ? `${toolName} → ${value}` : `${toolName} ${lastLineOrFirst(value)}`);
   }

@@ -5,6 +5,7 @@
  * compaction, the `PI_TEAMMATE_COMPACT_AT` variable, and the texts the console and the Mail page
  * show. No clock, no I/O.
  */
+import { assertNever } from "../errors.ts";
 import type { CompactionInfo, ContextGauge } from "../ui/console-model.ts";
 import type { TeammateState } from "./lifecycle-types.ts";
 
@@ -127,10 +128,8 @@ export function refusalLine(name: string, block: CompactBlock): string {
     case "stopping":
     case "stopped":
       return `@${name} is stopping; not compacted.`;
-    default: {
-      const never: never = block;
-      return String(never);
-    }
+    default:
+      return assertNever(block, "compaction block");
   }
 }
 

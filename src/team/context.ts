@@ -2,11 +2,8 @@
  * A teammate's context window, from its child's `get_session_stats` answer (Pi RPC): the gauge
  * the console shows (R61). Pure.
  */
+import { isRecord } from "../is-record.ts";
 import type { ContextGauge } from "../ui/console-model.ts";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function count(v: unknown): number | null | undefined {
   if (v === null) return null;
@@ -19,7 +16,7 @@ function count(v: unknown): number | null | undefined {
  * (no model or window) or its fields are not numbers.
  */
 export function gaugeFromStats(data: unknown): ContextGauge | undefined {
-  if (!isObject(data) || !isObject(data.contextUsage)) return undefined;
+  if (!isRecord(data) || !isRecord(data.contextUsage)) return undefined;
   const u = data.contextUsage;
   const window = count(u.contextWindow);
   const tokens = count(u.tokens);

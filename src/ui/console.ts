@@ -1,4 +1,5 @@
 import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
+import { errorText } from "../error-text.ts";
 import type { ConsolePage, ConsoleSnapshot } from "./console-model.ts";
 import type { TeamConsoleOptions } from "./console-options.ts";
 import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
@@ -274,7 +275,7 @@ export class TeamConsole implements Component, Focusable {
       .then(call)
       .then(
         (line) => settled(oneLine(line), "success"),
-        (error: unknown) => settled(oneLine(error instanceof Error ? error.message : String(error)), "error"),
+        (error: unknown) => settled(oneLine(errorText(error)), "error"),
       )
       .finally(() => this.changed());
   }

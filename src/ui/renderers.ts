@@ -1,5 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Box, Text, visibleWidth, type Component } from "@earendil-works/pi-tui";
+import { isRecord } from "../is-record.ts";
 import { titleOf } from "../leader/team-feed.ts";
 import { at, fitSegments, oneLine, safeLines, type Segment } from "./format.ts";
 import type { ThemeLike, UiFg } from "./ports.ts";
@@ -55,7 +56,7 @@ class HintLine implements Component {
 }
 
 function record(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return isRecord(v) ? v : {};
 }
 
 function str(v: unknown): string | undefined {

@@ -8,6 +8,7 @@ import type { AgentDefinition, AgentDiscovery } from "../agents/index.ts";
 import type { Note } from "../leader/notes.ts";
 import type { TaskCosts, Usage } from "../leader/task-costs.ts";
 import { titleOf, type TeamFeed } from "../leader/team-feed.ts";
+import { LEADER_NAME, TASK_BOARD } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
 import type { ConsoleSnapshot, MailRow, RoleRow, SkippedRole, TaskRow, TeammateRow, VerifyState } from "./console-model.ts";
 
@@ -189,7 +190,7 @@ function mailRows(s: SnapshotSources): MailRow[] {
   const queued = s.members.flatMap((m) => m.pendingMail.map((r): MailRow => ({
     id: `queued:${m.spawnId}:${r.from}:${r.id}`,
     at: r.at,
-    kind: r.from === "leader" ? "leader" : r.from === "task-board" ? "board" : "peer",
+    kind: r.from === LEADER_NAME ? "leader" : r.from === TASK_BOARD ? "board" : "peer",
     from: r.from,
     to: m.name,
     title: titleOf(r.body),

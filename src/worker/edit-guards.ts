@@ -18,9 +18,10 @@
  */
 import { homedir } from "node:os";
 import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
+import { errorText } from "../error-text.ts";
 import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile, type RosterFile } from "../mail/index.ts";
-import { agentDir, errorText, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
+import { agentDir, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../team/identity.ts";
 import { diskState, dirForms, linkCount, locate, piConfigDirs, type Target } from "./guard-fs.ts";
 

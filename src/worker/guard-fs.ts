@@ -7,8 +7,9 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { errorText } from "../error-text.ts";
 import { projectRelative, resolveToolPath, type DiskState, type PathForms } from "../guard/index.ts";
-import { errnoCode, errorText } from "../store/index.ts";
+import { errnoCode } from "../store/index.ts";
 
 const MAX_LINK_HOPS = 40;
 

@@ -1,4 +1,5 @@
 import { closeSync, readFileSync } from "node:fs";
+import { errorText } from "../error-text.ts";
 import { SPAWN_KEY_BYTES } from "../mail/seal.ts";
 
 /** The fd on which the leader's spawner hands a teammate its spawn key (src/process/spawner.ts). */
@@ -17,7 +18,7 @@ export function readSpawnKey(fd: number = SPAWN_KEY_FD): Buffer {
   try {
     text = readFileSync(fd, "utf8");
   } catch (error) {
-    throw new Error(`no spawn key on fd ${fd} (${error instanceof Error ? error.message : String(error)}); a teammate gets it from teammate_spawn`);
+    throw new Error(`no spawn key on fd ${fd} (${errorText(error)}); a teammate gets it from teammate_spawn`);
   } finally {
     try {
       closeSync(fd);

@@ -1,62 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { makeInboxRecord, type OutboxRecord } from "../../../src/mail/index.ts";
-import { initialState, isQuiet, statusOf, transition, type TeammateEffect, type TeammateEvent, type TeammateState, type TransitionContext } from "../../../src/team/lifecycle.ts";
-
-const SPAWN = "11111111-1111-4111-8111-111111111111";
-const ctx: TransitionContext = {
-  facts: { name: "alice", agent: "worker", role: "You are a worker.", startedAt: 0, log: "/tmp/alice.log" },
-  heartbeat: { stallMs: 0, silentMs: 0 },
-};
-
-/** A teammate driven through `events` (each at its own `at`, default 1000 ms); all effects kept. */
-class Sim {
-  state: TeammateState = initialState(SPAWN, 0);
-  effects: TeammateEffect[] = [];
-  readonly c: TransitionContext;
-  constructor(c: TransitionContext = ctx) {
-    this.c = c;
-  }
-  apply(e: TeammateEvent, at = 1000): TeammateEffect[] {
-    const step = transition(this.state, e, at, this.c);
-    this.state = step.state;
-    this.effects.push(...step.effects);
-    return step.effects;
-  }
-  /** The ticket of the send in flight. */
-  get ticket(): number {
-    const s = this.state;
-    if (s.phase === "stopped" || !s.life.sending) throw new Error("nothing in flight");
-    return s.life.sending.ticket;
-  }
-  answer(started = false): TeammateEffect[] {
-    return this.apply({ type: "sent", ticket: this.ticket, ok: true, started });
-  }
-}
+import { isQuiet, statusOf, type HeartbeatConfig, type TeammateEffect } from "../../../src/team/lifecycle.ts";
+import { LifecycleSim, simMail, simReport } from "../../support/lifecycle-sim.ts";
 
 const types = (effects: TeammateEffect[]) => effects.map((e) => e.type);
-const mail = (body: string, from = "bob") => makeInboxRecord({ from, to: "alice", body }, 5);
-const report = (status: OutboxRecord["status"], body = "r", spawnId = SPAWN): OutboxRecord =>
-  ({ v: 2, id: `m-${body}-${status}`, at: 5, from: "alice", spawnId, status, body, sig: "-" }) as OutboxRecord;
 
 /** A teammate that was spawned with a kickoff and is working on it. */
-function working(c?: TransitionContext): Sim {
-  const sim = new Sim(c);
-  sim.apply({ type: "ready", kickoff: "Do the thing." });
-  sim.answer();
-  sim.apply({ type: "run_started" });
-  return sim;
-}
+const working = (heartbeat?: HeartbeatConfig): LifecycleSim => new LifecycleSim(heartbeat ? { heartbeat } : {}).startWorking();
 
 describe("transitions", () => {
   it("ready without a kickoff idles, writes the roster and offers board work", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     expect(types(sim.apply({ type: "ready" }))).toEqual(["write_roster", "board_idle"]);
     expect(statusOf(sim.state)).toBe("idle");
     expect(isQuiet(sim.state)).toBe(true);
   });
 
   it("ready with a kickoff sends the role and the assignment as one prompt and opens the direct assignment", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     const [send] = sim.apply({ type: "ready", kickoff: "Do the thing." });
     expect(send).toMatchObject({ type: "send", kind: "kickoff" });
     expect(send?.type === "send" && send.text).toMatch(/<role>[\s\S]*You are a worker[\s\S]*<assignment from="leader">[\s\S]*Do the thing/);
@@ -72,7 +32,7 @@ describe("transitions", () => {
 
   it("a report is delivered; the first terminal one closes the direct assignment and suppresses later ones (R27)", () => {
     const sim = working();
-    const out = sim.apply({ type: "outbox", records: [report("in_progress", "a"), report("in_progress", "a2"), report("completed", "b"), report("in_progress", "c")] });
+    const out = sim.apply({ type: "outbox", records: [simReport("in_progress", "a"), simReport("in_progress", "a2"), simReport("completed", "b"), simReport("in_progress", "c")] });
     expect(out.filter((e) => e.type === "deliver_report")).toHaveLength(3);
     expect(out.at(-1)).toMatchObject({ type: "note", text: expect.stringContaining("after_terminal") });
     expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("closed");
@@ -80,91 +40,91 @@ describe("transitions", () => {
 
   it("a report of another incarnation or naming another sender is dropped (R47)", () => {
     const sim = working();
-    const forged = { ...report("completed"), from: "bob" } as OutboxRecord;
-    const out = sim.apply({ type: "outbox", records: [report("completed", "x", "22222222-2222-4222-8222-222222222222"), forged] });
+    const forged = { ...simReport("completed"), from: "bob" };
+    const out = sim.apply({ type: "outbox", records: [simReport("completed", "x", "22222222-2222-4222-8222-222222222222"), forged] });
     expect(types(out)).toEqual(["note", "note"]);
   });
 
   it("mail to an idle teammate wakes it with one prompt (the role the first time) and reopens the gate", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" });
-    const [send] = sim.apply({ type: "mail", records: [mail("one"), mail("two")] });
+    const [send] = sim.apply({ type: "mail", records: [simMail("one"), simMail("two")] });
     expect(send).toMatchObject({ type: "send", kind: "wake" });
     expect(send?.type === "send" && send.text).toMatch(/<role>[\s\S]*You have 2 new messages/);
     expect(types(sim.answer())).toEqual(["mail_delivered", "write_roster"]);
     expect(statusOf(sim.state)).toBe("working");
     sim.apply({ type: "run_settled" });
-    const [again] = sim.apply({ type: "mail", records: [mail("three")] });
+    const [again] = sim.apply({ type: "mail", records: [simMail("three")] });
     expect(again?.type === "send" && again.text).not.toMatch(/<role>/);
   });
 
   it("mail to a working teammate is steered", () => {
     const sim = working();
-    expect(sim.apply({ type: "mail", records: [mail("hi")] })).toEqual([expect.objectContaining({ type: "send", kind: "steer" })]);
+    expect(sim.apply({ type: "mail", records: [simMail("hi")] })).toEqual([expect.objectContaining({ type: "send", kind: "steer" })]);
     expect(sim.answer()).toEqual([expect.objectContaining({ type: "mail_delivered", via: "steer" })]);
   });
 
   it("mail to a starting teammate waits for its kickoff run", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready", kickoff: "k" });
     sim.answer();
-    expect(sim.apply({ type: "mail", records: [mail("early")] })).toEqual([]);
+    expect(sim.apply({ type: "mail", records: [simMail("early")] })).toEqual([]);
     expect(sim.apply({ type: "run_started" })).toEqual([{ type: "write_roster" }, expect.objectContaining({ type: "send", kind: "steer" })]);
   });
 
   it("the leader steers a working teammate (steered) and queues for an idle one", () => {
     const sim = working();
-    const record = mail("go", "leader");
+    const record = simMail("go", "leader");
     expect(sim.apply({ type: "leader_message", id: 7, record, reopen: false })).toEqual([expect.objectContaining({ type: "send", kind: "leader_steer" })]);
     expect(sim.answer()).toContainEqual({ type: "leader_result", id: 7, result: "steered" });
-    sim.apply({ type: "outbox", records: [report("completed")] });
+    sim.apply({ type: "outbox", records: [simReport("completed")] });
     sim.apply({ type: "run_settled" });
     expect(sim.apply({ type: "leader_message", id: 8, record, reopen: false })).toEqual([{ type: "queue_leader_message", id: 8, record }]);
   });
 
   it("a failed leader steer falls back to the inbox; failed mail goes back in front", () => {
     const sim = working();
-    const record = mail("go", "leader");
+    const record = simMail("go", "leader");
     sim.apply({ type: "leader_message", id: 1, record, reopen: false });
     expect(types(sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "boom" }))).toEqual(["note", "queue_leader_message"]);
-    sim.apply({ type: "mail", records: [mail("m1")] });
+    sim.apply({ type: "mail", records: [simMail("m1")] });
     sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "boom" });
     expect(sim.state.phase !== "stopped" && sim.state.life.mail.map((r) => r.body)).toEqual(["m1"]);
   });
 
   it("a refused wake keeps the mail and tells the leader once per streak; a later success resets it", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" });
-    sim.apply({ type: "mail", records: [mail("one")] });
+    sim.apply({ type: "mail", records: [simMail("one")] });
     const first = sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "No API key found" });
     expect(first.filter((e) => e.type === "harness_event").map((e) => e.type === "harness_event" && e.event.type)).toEqual(["teammate_delivery_failed"]);
     // Its refused mail is no reason to hold a board offer: it counts as idle, and the board hears.
     expect(isQuiet(sim.state)).toBe(true);
     expect(first.at(-1)).toEqual({ type: "board_idle" });
-    sim.apply({ type: "mail", records: [mail("two")] }); // retried with everything pending
+    sim.apply({ type: "mail", records: [simMail("two")] }); // retried with everything pending
     expect(sim.state.phase !== "stopped" && sim.state.life.sending?.mail.map((r) => r.body)).toEqual(["one", "two"]);
     sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "No API key found" });
     expect(sim.effects.filter((e) => e.type === "harness_event")).toHaveLength(1);
-    sim.apply({ type: "mail", records: [mail("three")] });
+    sim.apply({ type: "mail", records: [simMail("three")] });
     sim.answer();
     expect(sim.state.phase !== "stopped" && sim.state.life.failedSends).toBe(0);
   });
 
   it("a leader message steered into the run of a terminal report reopens the gate: the answer is owed", () => {
     const sim = working();
-    sim.apply({ type: "outbox", records: [report("completed", "done")] });
-    sim.apply({ type: "leader_message", id: 1, record: mail("which file?", "leader"), reopen: false });
+    sim.apply({ type: "outbox", records: [simReport("completed", "done")] });
+    sim.apply({ type: "leader_message", id: 1, record: simMail("which file?", "leader"), reopen: false });
     sim.answer(false); // steered into the same run
-    expect(sim.apply({ type: "outbox", records: [report("in_progress", "answer")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
+    expect(sim.apply({ type: "outbox", records: [simReport("in_progress", "answer")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
   });
 
   it("reopen opens the gate and ends the direct assignment (R15)", () => {
     const sim = working();
-    sim.apply({ type: "outbox", records: [report("completed")] });
+    sim.apply({ type: "outbox", records: [simReport("completed")] });
     sim.apply({ type: "run_settled" });
-    sim.apply({ type: "leader_message", id: 1, record: mail("next", "leader"), reopen: true });
+    sim.apply({ type: "leader_message", id: 1, record: simMail("next", "leader"), reopen: true });
     expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("none");
-    expect(sim.apply({ type: "outbox", records: [report("completed", "again")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
+    expect(sim.apply({ type: "outbox", records: [simReport("completed", "again")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
   });
 
   it("a requested stop releases the board before the process is signalled; its close is no crash (L22)", () => {
@@ -179,10 +139,10 @@ describe("transitions", () => {
 
   it("one end-of-life line per incarnation: the first terminal report; a later shutdown adds none (R55)", () => {
     const sim = working();
-    const out = sim.apply({ type: "outbox", records: [report("completed", "a")] });
+    const out = sim.apply({ type: "outbox", records: [simReport("completed", "a")] });
     expect(out).toContainEqual({ type: "lifeline", text: "Teammate @alice finished (completed).", ok: true });
-    sim.apply({ type: "leader_message", id: 1, record: mail("more", "leader"), reopen: true });
-    sim.apply({ type: "outbox", records: [report("failed", "b")] });
+    sim.apply({ type: "leader_message", id: 1, record: simMail("more", "leader"), reopen: true });
+    sim.apply({ type: "outbox", records: [simReport("failed", "b")] });
     sim.apply({ type: "stop_requested" });
     sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" });
     expect(sim.effects.filter((e) => e.type === "lifeline")).toHaveLength(1);
@@ -212,9 +172,9 @@ describe("transitions", () => {
 
 describe("the known races", () => {
   it("a wake answered after its fast run already settled leaves the teammate idle, not working forever", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" }); // no kickoff: idle
-    sim.apply({ type: "mail", records: [mail("wake me")] }); // sent as a wake
+    sim.apply({ type: "mail", records: [simMail("wake me")] }); // sent as a wake
     const ticket = sim.ticket;
     // Pi's answer to the prompt arrives after the whole run (fault suite case 1 saw this).
     sim.apply({ type: "run_started" });
@@ -226,31 +186,31 @@ describe("the known races", () => {
 
   it("a woken run whose events come before the wake's answer has its report judged with the gate reopened", () => {
     const sim = working();
-    sim.apply({ type: "outbox", records: [report("completed", "done")] }); // terminal: the gate closes
+    sim.apply({ type: "outbox", records: [simReport("completed", "done")] }); // terminal: the gate closes
     sim.apply({ type: "run_settled" });
-    sim.apply({ type: "mail", records: [mail("new work")] });
+    sim.apply({ type: "mail", records: [simMail("new work")] });
     const ticket = sim.ticket;
     sim.apply({ type: "run_started" });
-    const out = sim.apply({ type: "outbox", records: [report("completed", "answer")] });
+    const out = sim.apply({ type: "outbox", records: [simReport("completed", "answer")] });
     expect(out.filter((e) => e.type === "deliver_report")).toHaveLength(1);
     sim.apply({ type: "run_settled" });
     sim.apply({ type: "sent", ticket, ok: true, started: false });
     // The late answer does not reopen the gate the run's terminal report closed.
-    expect(sim.apply({ type: "outbox", records: [report("in_progress", "late")] }).at(-1)).toMatchObject({ type: "note", text: expect.stringContaining("after_terminal") });
+    expect(sim.apply({ type: "outbox", records: [simReport("in_progress", "late")] }).at(-1)).toMatchObject({ type: "note", text: expect.stringContaining("after_terminal") });
   });
 
   it("a wake answered before its run starts makes the teammate working at once", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" });
-    sim.apply({ type: "mail", records: [mail("wake me")] });
+    sim.apply({ type: "mail", records: [simMail("wake me")] });
     sim.answer();
     expect(statusOf(sim.state)).toBe("working");
   });
 
   it("mail during a steer is sent right after the steer is answered, not at the end of the run", () => {
     const sim = working();
-    sim.apply({ type: "mail", records: [mail("first")] });
-    expect(sim.apply({ type: "mail", records: [mail("second")] })).toEqual([]); // one send at a time
+    sim.apply({ type: "mail", records: [simMail("first")] });
+    expect(sim.apply({ type: "mail", records: [simMail("second")] })).toEqual([]); // one send at a time
     const after = sim.answer();
     expect(after).toContainEqual(expect.objectContaining({ type: "mail_delivered", records: [expect.objectContaining({ body: "first" })] }));
     expect(after.at(-1)).toMatchObject({ type: "send", kind: "steer", mail: [expect.objectContaining({ body: "second" })] });
@@ -258,21 +218,21 @@ describe("the known races", () => {
 
   it("a report arriving while a send is in flight is delivered at once", () => {
     const sim = working();
-    sim.apply({ type: "leader_message", id: 1, record: mail("x", "leader"), reopen: false });
-    expect(sim.apply({ type: "outbox", records: [report("in_progress")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
+    sim.apply({ type: "leader_message", id: 1, record: simMail("x", "leader"), reopen: false });
+    expect(sim.apply({ type: "outbox", records: [simReport("in_progress")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
   });
 
   it("a shutdown during a run: late answers, settles and starts do nothing, undelivered mail is counted", () => {
     const sim = working();
-    sim.apply({ type: "mail", records: [mail("a")] });
-    sim.apply({ type: "mail", records: [mail("b")] });
+    sim.apply({ type: "mail", records: [simMail("a")] });
+    sim.apply({ type: "mail", records: [simMail("b")] });
     const ticket = sim.ticket;
     sim.apply({ type: "stop_requested" });
     // The steer of "a" did reach the child; nothing more is sent.
     expect(types(sim.apply({ type: "sent", ticket, ok: true, started: true }))).toEqual(["mail_delivered"]);
     expect(sim.apply({ type: "run_settled" })).toEqual([]);
     expect(sim.apply({ type: "run_started" })).toEqual([]);
-    expect(sim.apply({ type: "mail", records: [mail("c")] })).toEqual([]);
+    expect(sim.apply({ type: "mail", records: [simMail("c")] })).toEqual([]);
     sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" });
     expect(sim.state).toMatchObject({ phase: "stopped", requested: true, undelivered: 2 }); // b and c
   });
@@ -290,7 +250,7 @@ describe("ending without a report (L31)", () => {
     const event = second.find((e) => e.type === "harness_event");
     expect(event?.type === "harness_event" && event.event).toMatchObject({ type: "teammate_no_report", body: expect.stringContaining("it seems fine") });
     expect(second.some((e) => e.type === "send")).toBe(false);
-    sim.apply({ type: "mail", records: [mail("ping")] });
+    sim.apply({ type: "mail", records: [simMail("ping")] });
     sim.answer();
     const third = sim.apply({ type: "run_settled" });
     expect(third.some((e) => e.type === "harness_event" || e.type === "send")).toBe(false);
@@ -298,27 +258,27 @@ describe("ending without a report (L31)", () => {
 
   it("a terminal report means nothing is owed", () => {
     const sim = working();
-    sim.apply({ type: "outbox", records: [report("completed")] });
+    sim.apply({ type: "outbox", records: [simReport("completed")] });
     expect(types(sim.apply({ type: "run_settled" }))).toEqual(["write_roster", "board_idle"]);
   });
 
   it("an open board claim is owed; another claim starts over with a reminder", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" });
-    sim.apply({ type: "mail", records: [mail("notice", "task-board")] });
+    sim.apply({ type: "mail", records: [simMail("notice", "task-board")] });
     sim.answer();
     expect(sim.apply({ type: "run_settled", openClaim: "fix-a" })).toContainEqual(expect.objectContaining({ kind: "reminder", text: expect.stringContaining("fix-a") }));
     sim.answer();
     expect(sim.apply({ type: "run_settled", openClaim: "fix-a" }).some((e) => e.type === "harness_event")).toBe(true);
-    sim.apply({ type: "mail", records: [mail("notice 2", "task-board")] });
+    sim.apply({ type: "mail", records: [simMail("notice 2", "task-board")] });
     sim.answer();
     expect(sim.apply({ type: "run_settled", openClaim: "fix-b" })).toContainEqual(expect.objectContaining({ kind: "reminder" }));
   });
 
   it("a model that swaps claims on every reminder is reminded once, then the leader hears (no loop)", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" });
-    sim.apply({ type: "mail", records: [mail("notice", "task-board")] });
+    sim.apply({ type: "mail", records: [simMail("notice", "task-board")] });
     sim.answer();
     let reminders = 0;
     for (let i = 0; i < 20; i++) {
@@ -342,28 +302,28 @@ describe("ending without a report (L31)", () => {
   });
 
   it("a teammate with no assignment and no claim owes nothing", () => {
-    const sim = new Sim();
+    const sim = new LifecycleSim();
     sim.apply({ type: "ready" });
-    sim.apply({ type: "mail", records: [mail("hello")] });
+    sim.apply({ type: "mail", records: [simMail("hello")] });
     sim.answer();
     expect(types(sim.apply({ type: "run_settled" }))).toEqual(["write_roster", "board_idle"]);
   });
 
   it("pending mail is delivered before any reminder", () => {
     const sim = working();
-    sim.apply({ type: "leader_message", id: 1, record: mail("x", "leader"), reopen: false });
-    sim.apply({ type: "mail", records: [mail("waiting")] }); // queued behind the steer
+    sim.apply({ type: "leader_message", id: 1, record: simMail("x", "leader"), reopen: false });
+    sim.apply({ type: "mail", records: [simMail("waiting")] }); // queued behind the steer
     sim.answer(); // steer answered, mail is steered next
     sim.answer();
-    sim.apply({ type: "mail", records: [mail("late")] });
+    sim.apply({ type: "mail", records: [simMail("late")] });
     const out = sim.apply({ type: "run_settled" });
     expect(out.filter((e) => e.type === "send").map((e) => e.type === "send" && e.kind)).toEqual([]); // still in flight
   });
 });
 
 describe("heartbeats (R52, R53, L4)", () => {
-  const hb = (stallMs: number, silentMs: number): TransitionContext => ({ ...ctx, heartbeat: { stallMs, silentMs } });
-  const notices = (sim: Sim) => sim.effects.filter((e) => e.type === "health");
+  const hb = (stallMs: number, silentMs: number): HeartbeatConfig => ({ stallMs, silentMs });
+  const notices = (sim: LifecycleSim) => sim.effects.filter((e) => e.type === "health");
 
   it("tier 1: one notice per silence episode, re-armed by output", () => {
     const sim = working(hb(60_000, 0));
@@ -380,9 +340,9 @@ describe("heartbeats (R52, R53, L4)", () => {
 
   it("a prompt delivery re-arms it", () => {
     const sim = working(hb(60_000, 0));
-    sim.apply({ type: "mail", records: [mail("x")] }, 50_000);
+    sim.apply({ type: "mail", records: [simMail("x")] }, 50_000);
     sim.answer(); // at 1000 in this sim's clock; use an explicit later delivery instead
-    sim.apply({ type: "mail", records: [mail("y")] }, 59_000);
+    sim.apply({ type: "mail", records: [simMail("y")] }, 59_000);
     sim.apply({ type: "sent", ticket: sim.ticket, ok: true, started: false }, 59_000);
     expect(sim.apply({ type: "tick" }, 61_000)).toEqual([]);
     expect(sim.apply({ type: "tick" }, 119_000)).toHaveLength(1);
@@ -408,13 +368,13 @@ describe("heartbeats (R52, R53, L4)", () => {
   it("stallMs 0 disables both tiers; idle teammates are never flagged", () => {
     const off = working(hb(0, 10_000));
     expect(off.apply({ type: "tick" }, 10_000_000)).toEqual([]);
-    const idle = new Sim(hb(60_000, 10_000));
+    const idle = new LifecycleSim({ heartbeat: hb(60_000, 10_000) });
     idle.apply({ type: "ready" });
     expect(idle.apply({ type: "tick" }, 10_000_000)).toEqual([]);
   });
 
   it("a starting teammate is flagged too", () => {
-    const sim = new Sim(hb(60_000, 10_000));
+    const sim = new LifecycleSim({ heartbeat: hb(60_000, 10_000) });
     sim.apply({ type: "ready", kickoff: "k" }, 0);
     expect(sim.apply({ type: "tick" }, 20_000)).toHaveLength(1);
   });
