@@ -20,7 +20,7 @@ export {
   TeammateNameSchema,
   TITLE_MAX_CHARS,
 } from "./envelope.ts";
-export type { InboxRecord, OutboxRecord, ReportStatus } from "./envelope.ts";
+export type { InboxRecord, MailKind, OutboxRecord, ReportStatus } from "./envelope.ts";
 export {
   appendInboxRecord,
   appendOutboxRecord,
