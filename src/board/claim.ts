@@ -4,7 +4,7 @@
  * the same tool call, so every rejection carries a reason and a message naming the ids.
  */
 import { commit, heldBy, unmetDependencies, type Board } from "./board.ts";
-import type { ClaimRejection } from "./rejections.ts";
+import type { ClaimRejection } from "../mail/rejections.ts";
 import { anyOverlap, findHeldConflict, overlapsHeld, resourcesOverlap } from "./resources.ts";
 import { moveTask } from "./transition.ts";
 import type { Accepted, Assignment, Holder, Rejected, Task } from "./types.ts";

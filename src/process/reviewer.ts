@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { ENV } from "../team/identity.ts";
-import { trustFlag } from "../team/trust.ts";
+import { ENV } from "../mail/identity.ts";
+import { trustFlag } from "./trust.ts";
 import { reapMarked, type ReapResult } from "../reap/index.ts";
 import { spawnPiChild, type PiChild } from "./spawner.ts";
 
