@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { errorText } from "./error-text.ts";
-import { ENV, readIdentity } from "./team/identity.ts";
+import { ENV, readIdentity } from "./mail/identity.ts";
 
 /**
  * Composition root. Our own environment variables say which side this process is: a teammate

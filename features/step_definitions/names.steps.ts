@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
-import { validateTeammateName, type TeammateNameResult } from "../../src/team/names.ts";
+import { validateTeammateName, type TeammateNameResult } from "../../src/mail/names.ts";
 
 /** Scenario state, kept on the shared World under a key of its own. */
 interface NamesState {

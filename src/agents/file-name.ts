@@ -1,4 +1,4 @@
-import { NAME_CHARS_PATTERN, TEAMMATE_NAME_MAX_LENGTH } from "../team/names.ts";
+import { NAME_CHARS_PATTERN, TEAMMATE_NAME_MAX_LENGTH } from "../mail/names.ts";
 import type { AgentFileScope } from "./types.ts";
 
 /** Which directory a file was found in: the user agents dir or the project `.pi/agents` dir. */

@@ -20,7 +20,7 @@ export { parseAgentFile, type AgentFileInput, type ParsedAgentFile } from "./par
 export { agentNameProblem, classifyAgentFile, type AgentDirKind, type AgentFileName } from "./file-name.ts";
 export { applyPrecedence, type AgentCandidate, type PrecedenceResult } from "./precedence.ts";
 export { normalizeTools, type NormalizedTools } from "./tools.ts";
-export { checkToolGrant, PI_BUILTIN_TOOLS, type ToolGrantResult } from "./known-tools.ts";
+export { checkToolGrant, PI_BUILTIN_TOOLS, WORKER_TOOLS, type ToolGrantResult } from "./known-tools.ts";
 export { formatAgentModel, parseModelField, MODEL_FIELD_PATTERN } from "./model.ts";
 export { splitFrontmatter, type FrontmatterResult } from "./frontmatter.ts";
 export {

@@ -7,8 +7,10 @@
  * naming anything else (an extension or MCP tool such as `mcp_foo`, or a typo) would start a
  * teammate that silently lacks the tool, so the grant is checked before any process exists.
  */
-import { WORKER_TOOLS } from "../team/spawn-plan.ts";
 import { nearMisses } from "./near-miss.ts";
+
+/** The capability tools every teammate gets on top of its role tools (L5). */
+export const WORKER_TOOLS = ["send_message", "task_list", "task_claim", "task_submit"] as const;
 
 /**
  * Pi 1.6.0's built-in tool names, in the order `pi --help` lists them under "Built-in Tool

@@ -5,7 +5,7 @@
  */
 import { assertNever } from "../errors.ts";
 import { commit, heldBy, unmetDependencies, type Board } from "./board.ts";
-import type { ClaimRejection } from "./rejections.ts";
+import type { ClaimRejection } from "../mail/rejections.ts";
 import { anyOverlap, findHeldConflict, overlapsHeld, resourcesOverlap } from "./resources.ts";
 import { moveTask } from "./transition.ts";
 import type { Accepted, Assignment, Holder, Rejected, Task } from "./types.ts";

@@ -29,18 +29,8 @@ export { normalizeResource, resourcesOverlap, anyOverlap, type NormalizedResourc
 export { createTask, type CreateInput, type CreateRejection, type CreateResult, type Repointed } from "./create.ts";
 export { claimTask, type Claimant, type ClaimInput, type ClaimResult } from "./claim.ts";
 export { FAILED_SUBMITS_TO_PARK, submitTask, type SubmitInput, type SubmitOutcome, type SubmitResult } from "./submit.ts";
-export {
-  BOARD_REJECTIONS,
-  BoardRejectionSchema,
-  CLAIM_REJECTIONS,
-  ClaimRejectionSchema,
-  SHELL_REJECTIONS,
-  SUBMIT_REJECTIONS,
-  SubmitRejectionSchema,
-  type BoardRejection,
-  type ClaimRejection,
-  type SubmitRejection,
-} from "./rejections.ts";
+// The refusal codes are the decision record's (src/mail/rejections.ts); the core returns them.
+export type { BoardRejection, ClaimRejection, SubmitRejection } from "../mail/rejections.ts";
 export { FAILS_TO_PARK, gateOutcome, reopenCall, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
 export { allowResubmit, type AllowResubmitResult } from "./resubmit.ts";
 export { SUMMARY_TASKS, checkSettled, settledKey, type SettledDecision, type SettledInput } from "./settled.ts";

@@ -6,7 +6,7 @@
 import { Type, type Static } from "typebox";
 import { isRecord } from "../is-record.ts";
 import type { CreateInput } from "./create.ts";
-import { MESSAGE_MAX_BYTES, messageBytes } from "../team/limits.ts";
+import { MESSAGE_MAX_BYTES, messageBytes } from "../mail/limits.ts";
 import { MAX_ID_LENGTH } from "./slug.ts";
 
 /**

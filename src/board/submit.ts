@@ -3,7 +3,7 @@
  * task; completion passes through the effective verify gate when there is one.
  */
 import { commit, sameHolder, type Board } from "./board.ts";
-import type { SubmitRejection } from "./rejections.ts";
+import type { SubmitRejection } from "../mail/rejections.ts";
 import { reopenCall } from "./gate.ts";
 import { moveTask } from "./transition.ts";
 import { RESULT_LIMIT, type Accepted, type Effect, type Holder, type Holding, type Rejected, type Task } from "./types.ts";

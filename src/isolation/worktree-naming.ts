@@ -5,7 +5,7 @@
  * dir `<worktreesRoot>/alice-3f2a9c1e`, described by the sidecar `<worktreesRoot>/alice-3f2a9c1e.json`.
  */
 import { TeamError } from "../errors.ts";
-import { NAME_CHARS_PATTERN, TEAMMATE_NAME_MAX_LENGTH } from "../team/names.ts";
+import { NAME_CHARS_PATTERN, TEAMMATE_NAME_MAX_LENGTH } from "../mail/names.ts";
 
 /** Every teammate branch lives under this ref folder: `refs/heads/pi-team/...`. */
 export const BRANCH_PREFIX = "pi-team/";

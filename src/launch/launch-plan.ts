@@ -5,7 +5,7 @@
 import { join, relative, sep } from "node:path";
 import { quote } from "shell-quote";
 import { TeamError } from "../errors.ts";
-import { ENV, type Transport } from "../team/identity.ts";
+import { ENV, type Transport } from "../mail/identity.ts";
 import { filterLaunchEnv } from "./launch-env.ts";
 import type { LaunchSettings } from "./launch-settings.ts";
 import { launcherTransport, type Argv, type ResolvedLauncher } from "./launcher.ts";

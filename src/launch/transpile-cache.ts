@@ -12,7 +12,7 @@ import { copyFile, mkdir, readdir } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 
 /** The modules a teammate loads through jiti before its worker bundle (index.ts → src/extension.ts). */
-const ENTRY_MODULES = ["index.ts", "src/extension.ts", "src/team/identity.ts"];
+export const ENTRY_MODULES = ["index.ts", "src/extension.ts", "src/mail/identity.ts"];
 
 /** jiti 2's cache file name for an ESM import of `file`: `<dir>-<name>.<md5(file), 8 hex>.mjs`. Pure. */
 export function jitiCacheName(file: string): string {

@@ -10,11 +10,10 @@ import { errorText } from "../error-text.ts";
 import { RpcCommandError } from "../process/index.ts";
 import { LEADER_NAME } from "../mail/index.ts";
 import { TeamError } from "../errors.ts";
-import { compactBlock, compactionLine, compactionNote, compactionTokens, COMPACTION_RECEIPT, refusalLine, shouldCompact } from "../team/compaction.ts";
+import { compactBlock, compactionLine, compactionNote, compactionTokens, COMPACTION_RECEIPT, refusalLine, shouldCompact, type CompactionInfo } from "../team/compaction.ts";
 import { gaugeFromStats } from "../team/context.ts";
 import type { TeammateEvent } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
-import type { CompactionInfo } from "../ui/console-model.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import type { TeamFeed } from "./team-feed.ts";
 

@@ -8,7 +8,7 @@
 import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@earendil-works/pi-coding-agent";
 import { errorText } from "../error-text.ts";
 import type { RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
-import type { MailKind } from "../ui/console-model.ts";
+import type { MailKind } from "../mail/index.ts";
 import { DEFAULT_DIALOG_TIMEOUT_MS, MAX_WAITING_DIALOGS, dialogBody, dialogReceipt, dialogTimeoutMs, labelledTitle, type DialogCancel, type DialogOutcome } from "./dialog-text.ts";
 
 /** The dialogs of the leader's `ctx.ui` the relay uses. */

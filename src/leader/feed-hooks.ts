@@ -1,6 +1,5 @@
-import { LEADER_NAME, TASK_BOARD } from "../mail/index.ts";
+import { LEADER_NAME, TASK_BOARD, type MailKind } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
-import type { MailKind } from "../ui/console-model.ts";
 import type { AcceptedSubmission } from "./board-apply.ts";
 import type { LeaderDelivery, LeaderHarnessOptions } from "./harness-types.ts";
 import { titleOf, type TeamFeed } from "./team-feed.ts";

@@ -1,7 +1,7 @@
 import { errorText } from "../error-text.ts";
 import { inboxCursor, mailRefusal, outboxCursor, reportRefusal, type SpawnKeys } from "../mail/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
-import { RESERVED_TEAMMATE_NAMES } from "../team/names.ts";
+import { RESERVED_TEAMMATE_NAMES } from "../mail/names.ts";
 
 const reserved = (name: string): boolean => RESERVED_TEAMMATE_NAMES.includes(name.toLowerCase());
 

@@ -9,11 +9,11 @@ import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/in
 import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
 import { removeLaunchDirs, type LaunchPreflight } from "../launch/index.ts";
 import { spawnPiChild } from "../process/index.ts";
-import { messageSizeProblem } from "../team/limits.ts";
+import { messageSizeProblem } from "../mail/limits.ts";
 import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
 import { checkModel, resolveTeammateModel, type TeammateModelChoice as ModelChoice } from "../team/model-choice.ts";
-import { validateTeammateName } from "../team/names.ts";
+import { validateTeammateName } from "../mail/names.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";

@@ -1,8 +1,10 @@
+import type { MailKind } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
 import { activityStep, lastLine } from "../team/activity.ts";
-import { gaugeFromStats } from "../team/context.ts";
+import { gaugeFromStats, type ContextGauge } from "../team/context.ts";
+import type { CompactionInfo } from "../team/compaction.ts";
 import type { Member } from "../team/member.ts";
-import type { CompactionInfo, ContextGauge, MailKind, MailRow } from "../ui/console-model.ts";
+import type { MailRow } from "../ui/console-model.ts";
 import { oneLine } from "../ui/format.ts";
 
 /** What the feed keeps of one incarnation beyond the lifecycle state. */

@@ -3,7 +3,7 @@ import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
 import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
 import { reapMarked, reapNote } from "../reap/index.ts";
-import { ENV } from "../team/identity.ts";
+import { ENV } from "../mail/identity.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { resolveCompactAt } from "../team/compaction.ts";

@@ -1,7 +1,7 @@
 import { removeLaunchDirs } from "../launch/index.ts";
 import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
 import { reapMarked, reapNote } from "../reap/index.ts";
-import { ENV } from "../team/identity.ts";
+import { ENV } from "../mail/identity.ts";
 import type { Member } from "../team/member.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";

@@ -66,6 +66,9 @@ export const InboxRecordSchema = Type.Object({
 });
 export type InboxRecord = Static<typeof InboxRecordSchema>;
 
+/** What kind of traffic a piece of mail is, as the console's Mail page and the feed tell it apart. */
+export type MailKind = "report" | "peer" | "leader" | "board" | "dialog" | "note";
+
 /** The `from` of mail written by the leader. Reserved: no teammate may take this name (W13). */
 export const LEADER_NAME = "leader";
 

@@ -1,7 +1,10 @@
 /**
  * Mail records on disk: worker outboxes (reports to the leader), teammate inboxes (peer mail)
  * and the roster workers read to find peers, and the seals that bind records to a spawn. Formats:
- * references/mail-format.md and references/runtime-state.md.
+ * references/mail-format.md and references/runtime-state.md. With names.ts (teammate names),
+ * limits.ts (the message size limit), identity.ts (the variables a child learns who it is from)
+ * and rejections.ts (the board's refusal codes) this folder is the contract between the leader
+ * and its teammates, below the board and the team.
  */
 export {
   EpochMsSchema,
@@ -21,7 +24,7 @@ export {
   TeammateNameSchema,
   TITLE_MAX_CHARS,
 } from "./envelope.ts";
-export type { InboxRecord, OutboxRecord, ReportStatus } from "./envelope.ts";
+export type { InboxRecord, MailKind, OutboxRecord, ReportStatus } from "./envelope.ts";
 export {
   appendInboxRecord,
   appendOutboxRecord,
@@ -62,3 +65,15 @@ export {
   sealIntent,
 } from "./intents.ts";
 export type { BoardDecision, BoardIntent, UnsealedDecision, UnsealedIntent } from "./intents.ts";
+export {
+  BOARD_REJECTIONS,
+  BoardRejectionSchema,
+  CLAIM_REJECTIONS,
+  ClaimRejectionSchema,
+  SHELL_REJECTIONS,
+  SUBMIT_REJECTIONS,
+  SubmitRejectionSchema,
+  type BoardRejection,
+  type ClaimRejection,
+  type SubmitRejection,
+} from "./rejections.ts";

@@ -1,5 +1,5 @@
 import { Type, type Static } from "typebox";
-import { BoardRejectionSchema } from "../board/rejections.ts";
+import { BoardRejectionSchema } from "./rejections.ts";
 import { EpochMsSchema, MessageIdSchema, SpawnIdSchema, TeammateNameSchema } from "./envelope.ts";
 import { SealSchema, sealHolds, sealOf, type SpawnKeys } from "./seal.ts";
 
@@ -48,7 +48,7 @@ export const BoardDecisionSchema = Type.Object({
   id: MessageIdSchema,
   at: EpochMsSchema,
   ok: Type.Boolean(),
-  /** Rejection code (src/board/rejections.ts), absent when accepted. */
+  /** Rejection code (src/mail/rejections.ts), absent when accepted. */
   reason: Type.Optional(BoardRejectionSchema),
   /** Text for the worker's model: what happened and what to do next. */
   message: Type.String(),

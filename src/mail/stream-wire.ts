@@ -7,7 +7,7 @@
  * No record names its sender: the pipe it came on does (the leader owns every child's pipe).
  */
 import { Type, type Static } from "typebox";
-import { BoardRejectionSchema } from "../board/rejections.ts";
+import { BoardRejectionSchema } from "./rejections.ts";
 import { MessageIdSchema, ReportStatusSchema } from "./envelope.ts";
 import { INTENT_RESULT_MAX_CHARS, INTENT_TASK_ID_MAX_CHARS } from "./intents.ts";
 import { RosterFileSchema } from "./roster-file.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { isRecord } from "../is-record.ts";
-import { ENV } from "../team/identity.ts";
-import { trustFlag } from "../team/trust.ts";
+import { ENV } from "../mail/identity.ts";
+import { trustFlag } from "./trust.ts";
 import { reapMarked, type ReapResult } from "../reap/index.ts";
 import { spawnPiChild, type PiChild } from "./spawner.ts";
 

@@ -4,7 +4,7 @@
  * so a command that outlives its call (`cmd &`, `nohup`, `setsid`, a double fork) or the whole
  * tree of a SIGKILLed child is reparented to init and keeps running. Every one of them inherited
  * the child's environment, and with it a marker the leader gave that incarnation
- * (`PI_TEAMS_SPAWN_ID`, `PI_TEAMS_REVIEW_ID`, `PI_TEAMS_LEADER_PID`: src/team/identity.ts): the
+ * (`PI_TEAMS_SPAWN_ID`, `PI_TEAMS_REVIEW_ID`, `PI_TEAMS_LEADER_PID`: src/mail/identity.ts): the
  * reaper scans /proc/<pid>/environ for it and ends every process that carries it (SIGTERM, then
  * SIGKILL after a short grace).
  *

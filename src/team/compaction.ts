@@ -6,11 +6,22 @@
  * show. No clock, no I/O.
  */
 import { assertNever } from "../errors.ts";
-import type { CompactionInfo, ContextGauge } from "../ui/console-model.ts";
+import type { ContextGauge } from "./context.ts";
 import type { TeammateState } from "./lifecycle-types.ts";
 
 /** Default `PI_TEAMMATE_COMPACT_AT`: compact at 80% of the context window. */
 export const DEFAULT_COMPACT_AT = 80;
+
+/** The last compaction of a teammate's context: running, done (tokens before and after), or failed. */
+export interface CompactionInfo {
+  readonly at: number;
+  readonly state: "running" | "done" | "failed";
+  /** Requested by the user (`c` in the console) or by the harness at the threshold (`auto`). */
+  readonly by: "user" | "auto";
+  readonly tokensBefore?: number;
+  readonly tokensAfter?: number;
+  readonly error?: string;
+}
 
 /**
  * Reads `PI_TEAMMATE_COMPACT_AT`: a whole percentage of the context window from 0 to 100 at or

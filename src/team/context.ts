@@ -3,7 +3,16 @@
  * the console shows (R61). Pure.
  */
 import { isRecord } from "../is-record.ts";
-import type { ContextGauge } from "../ui/console-model.ts";
+
+/** A teammate's context window use, from its child's `get_session_stats` (null right after a compaction). */
+export interface ContextGauge {
+  /** Tokens in the current context; null until a fresh answer after a compaction. */
+  readonly tokens: number | null;
+  /** The model's context window in tokens. */
+  readonly window: number;
+  /** 0–100; null like `tokens`. */
+  readonly percent: number | null;
+}
 
 function count(v: unknown): number | null | undefined {
   if (v === null) return null;

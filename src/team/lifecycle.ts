@@ -7,7 +7,7 @@
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
-import { mailBatchSize } from "./limits.ts";
+import { mailBatchSize } from "../mail/limits.ts";
 import { deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
 import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
@@ -44,7 +44,7 @@ function send(s: Living, kind: SendKind, text: string, mail: readonly InboxRecor
 
 /**
  * Writes pending mail into the child when nothing else is in flight: an idle teammate is woken
- * with one prompt carrying a bounded batch of it (src/team/limits.ts; with the role prompt the
+ * with one prompt carrying a bounded batch of it (src/mail/limits.ts; with the role prompt the
  * first time), a working one is steered (R24). A starting teammate gets it once it is ready or its kickoff run settles. While
  * a compaction runs nothing goes out (Pi rejects prompts then); `compaction_done` pumps again.
  */

@@ -7,7 +7,7 @@ import { initialState, isQuiet, occupies, statusOf } from "./lifecycle.ts";
 import type { DirectAssignment, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import type { TeammateStatus } from "./routing.ts";
 import type { ModelRef } from "./spawn-plan.ts";
-import type { Transport } from "./identity.ts";
+import type { Transport } from "../mail/identity.ts";
 import type { HeldClaim } from "./prompts.ts";
 
 /**

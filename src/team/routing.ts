@@ -3,7 +3,7 @@
  * src/leader and src/worker carry them out (append to a file, steer a child, start a turn).
  */
 import type { ReportStatus } from "../mail/index.ts";
-import { messageSizeProblem } from "./limits.ts";
+import { messageSizeProblem } from "../mail/limits.ts";
 
 export type { ReportStatus };
 
@@ -23,7 +23,7 @@ export type WorkerRoute =
 
 /**
  * Decides a worker's `send_message` (R24). The message must fit the one message limit
- * (src/team/limits.ts). `to: "leader"` is a report to the own outbox;
+ * (src/mail/limits.ts). `to: "leader"` is a report to the own outbox;
  * `status` must then be one of in_progress | completed | failed. Any other `to` must name a
  * living teammate other than the sender, and peer mail may not carry a `status`.
  * Names compare case-insensitively, as spawn names do (R22).
@@ -72,7 +72,7 @@ export type TeammateStatus = "starting" | "working" | "idle" | "stopped";
 
 /**
  * Decides the leader's `send_message` (R24). The message must fit the one message limit
- * (src/team/limits.ts), whether it is steered or held. The recipient must be a living teammate; a
+ * (src/mail/limits.ts), whether it is steered or held. The recipient must be a living teammate; a
  * working one is steered through its control stream, any other is queued for its next wake.
  * A stray `status` is ignored with a one-line note rather than failing delivery (L15).
  */

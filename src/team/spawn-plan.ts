@@ -1,8 +1,5 @@
-import { ENV } from "./identity.ts";
-import { trustFlag } from "./trust.ts";
-
-/** The capability tools every teammate gets on top of its role tools (L5). */
-export const WORKER_TOOLS = ["send_message", "task_list", "task_claim", "task_submit"] as const;
+import { ENV } from "../mail/identity.ts";
+import { trustFlag } from "../process/trust.ts";
 
 /** A model as `--provider`/`--model` flags name it. */
 export interface ModelRef {

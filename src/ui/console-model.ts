@@ -5,31 +5,13 @@
  */
 import type { TaskStatus } from "../board/types.ts";
 import type { AgentScope } from "../agents/types.ts";
+import type { MailKind } from "../mail/envelope.ts";
+import type { CompactionInfo } from "../team/compaction.ts";
+import type { ContextGauge } from "../team/context.ts";
 
 /** The console's pages, in Tab order. */
 export const CONSOLE_PAGES = ["teammates", "roles", "board", "mail"] as const;
 export type ConsolePage = (typeof CONSOLE_PAGES)[number];
-
-/** A teammate's context window use, from its child's `get_session_stats` (null right after a compaction). */
-export interface ContextGauge {
-  /** Tokens in the current context; null until a fresh answer after a compaction. */
-  readonly tokens: number | null;
-  /** The model's context window in tokens. */
-  readonly window: number;
-  /** 0–100; null like `tokens`. */
-  readonly percent: number | null;
-}
-
-/** The last compaction of a teammate's context: running, done (tokens before and after), or failed. */
-export interface CompactionInfo {
-  readonly at: number;
-  readonly state: "running" | "done" | "failed";
-  /** Requested by the user (`c` in the console) or by the harness at the threshold (`auto`). */
-  readonly by: "user" | "auto";
-  readonly tokensBefore?: number;
-  readonly tokensAfter?: number;
-  readonly error?: string;
-}
 
 /** One row of the Teammates page. */
 export interface TeammateRow {
@@ -125,9 +107,6 @@ export interface TaskRow {
   /** Its short form for the list (`notice @bo in 3m12s`, `nobody: all assigned`). */
   readonly waitsShort?: string;
 }
-
-/** What kind of traffic a Mail row is. */
-export type MailKind = "report" | "peer" | "leader" | "board" | "dialog" | "note";
 
 /** One row of the Mail page, newest first on the page. */
 export interface MailRow {

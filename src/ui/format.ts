@@ -1,5 +1,6 @@
 import { replaceControlCharacters, stripTerminalSequences, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
-import type { CompactionInfo, ContextGauge } from "./console-model.ts";
+import type { CompactionInfo } from "../team/compaction.ts";
+import type { ContextGauge } from "../team/context.ts";
 
 /**
  * Shared formatters of the console, the summary and the widget (R61, R62). All pure; widths are

@@ -1,4 +1,5 @@
-import type { ConsoleSnapshot, MailKind, MailRow } from "./console-model.ts";
+import type { MailKind } from "../mail/index.ts";
+import type { ConsoleSnapshot, MailRow } from "./console-model.ts";
 import { formatDuration, oneLine, safeLines } from "./format.ts";
 import { field, type PageRow, type PageView } from "./page.ts";
 import type { UiFg } from "./ports.ts";

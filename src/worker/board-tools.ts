@@ -7,7 +7,7 @@ import type { IntentAsk, WorkerChannel } from "./channel.ts";
 
 /**
  * `details` of a task_claim / task_submit result: the leader's decision as the model may act on
- * it. A rejection carries its code (src/board/rejections.ts) in `reason`.
+ * it. A rejection carries its code (src/mail/rejections.ts) in `reason`.
  */
 export type BoardCallDetails = Pick<BoardDecision, "message" | "taskId"> &
   ({ ok: true } | { ok: false; reason: NonNullable<BoardDecision["reason"]> });

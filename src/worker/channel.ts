@@ -19,8 +19,8 @@ import {
 } from "../mail/index.ts";
 import type { StreamDecision } from "../mail/stream-wire.ts";
 import { boardLayoutAt, errnoCode, errorText, readRegularFile, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
-import type { Identity } from "../team/identity.ts";
-import { messageSizeProblem } from "../team/limits.ts";
+import type { Identity } from "../mail/identity.ts";
+import { messageSizeProblem } from "../mail/limits.ts";
 import { cutBetween, peerCapRefusal } from "../team/peer-pairs.ts";
 import { routeFromWorker } from "../team/routing.ts";
 import { requestDecision } from "./decision.ts";

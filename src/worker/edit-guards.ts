@@ -22,7 +22,7 @@ import { errorText } from "../error-text.ts";
 import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile, type RosterFile } from "../mail/index.ts";
 import { agentDir, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
-import type { Identity } from "../team/identity.ts";
+import type { Identity } from "../mail/identity.ts";
 import { diskState, dirForms, linkCount, locate, piConfigDirs, type Target } from "./guard-fs.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;

@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { reapMarkedSync } from "../reap/index.ts";
-import { ENV } from "../team/identity.ts";
+import { ENV } from "../mail/identity.ts";
 
 /** After the leader's pipe closes, how long a teammate may finish up before it exits, in ms. */
 export const ORPHAN_EXIT_MS = 1500;

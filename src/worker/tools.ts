@@ -1,6 +1,6 @@
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { TeamError } from "../errors.ts";
-import type { Identity } from "../team/identity.ts";
+import type { Identity } from "../mail/identity.ts";
 import { routeFromWorker } from "../team/routing.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
 import type { WorkerChannel } from "./channel.ts";

@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { TaskClaimParams, TaskListParams, TaskSubmitParams } from "../board/inputs.ts";
-import type { Identity } from "../team/identity.ts";
+import type { Identity } from "../mail/identity.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
 import { workerGuidance } from "./guidance.ts";
 import { registerWorkerBoardTools } from "./board-tools.ts";

@@ -6,7 +6,7 @@
 import { copyFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MESSAGE_MAX_BYTES } from "../../src/team/limits.ts";
+import { MESSAGE_MAX_BYTES } from "../../src/mail/limits.ts";
 import { agentFile } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
 import { leaderCommands, sendCall, spawnCall, startTeam, waitStatus, waitUntil, type Team } from "../support/team.ts";

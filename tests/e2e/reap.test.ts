@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { reapMarked } from "../../src/reap/index.ts";
 import { statParent } from "../../src/reap/proc-parse.ts";
-import { ENV } from "../../src/team/identity.ts";
+import { ENV } from "../../src/mail/identity.ts";
 import { boardWorker, create, spawnIdle, startBoardTeam, taskOf, type BoardTeam } from "../support/board.ts";
 import { agentFile } from "../support/leader.ts";
 import { leaderMarker, markedPids, spawnMarker, waitNoneMarked, describePid, type Marker } from "../support/leftovers.ts";

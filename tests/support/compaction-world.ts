@@ -7,7 +7,7 @@
 import { Compactor, type CompactCommand } from "../../src/leader/compactor.ts";
 import { makeInboxRecord, type OutboxRecord } from "../../src/mail/index.ts";
 import { initialState, isQuiet, transition, type TeammateEffect, type TeammateEvent, type TeammateState } from "../../src/team/lifecycle.ts";
-import type { CompactionInfo } from "../../src/ui/console-model.ts";
+import type { CompactionInfo } from "../../src/team/compaction.ts";
 
 export const WORLD_SPAWN = "11111111-1111-4111-8111-111111111111";
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { findMarked, type Marker } from "../../src/reap/index.ts";
-import { ENV } from "../../src/team/identity.ts";
+import { ENV } from "../../src/mail/identity.ts";
 
 export type { Marker };
 

@@ -18,7 +18,7 @@
  *   "x-pi-teams-identity": "!printf '%s/%s' \"${PI_TEAMS_ROLE:--}\" \"${PI_TEAMS_NAME:--}\""
  * The leader sends "-/-", teammate alice "worker/alice", a reviewer "reviewer/-" (or
  * "reviewer/<name>" if it is given a name). See `identify`. The product sets these variables on
- * its children anyway (src/team/identity.ts), so there is no test-only code path.
+ * its children anyway (src/mail/identity.ts), so there is no test-only code path.
  */
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

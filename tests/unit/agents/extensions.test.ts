@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkExtensions, checkToolGrant, parseAgentFile, parseInlineDefinition, PI_BUILTIN_TOOLS, resolveExtensionPath, type AgentDefinition } from "../../../src/agents/index.ts";
-import { WORKER_TOOLS } from "../../../src/team/spawn-plan.ts";
+import { checkExtensions, checkToolGrant, parseAgentFile, parseInlineDefinition, PI_BUILTIN_TOOLS, resolveExtensionPath, WORKER_TOOLS, type AgentDefinition } from "../../../src/agents/index.ts";
 
 const SOURCE = "/proj/.pi/agents/gate.md";
 

@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkToolGrant, PI_BUILTIN_TOOLS } from "../../../src/agents/index.ts";
+import { checkToolGrant, PI_BUILTIN_TOOLS, WORKER_TOOLS } from "../../../src/agents/index.ts";
 import { editDistance, nearMisses } from "../../../src/agents/near-miss.ts";
 import { resolvePiCli } from "../../../src/process/index.ts";
-import { WORKER_TOOLS } from "../../../src/team/spawn-plan.ts";
-import { trustFlag } from "../../../src/team/trust.ts";
+import { trustFlag } from "../../../src/process/trust.ts";
 
 const TEAM = [...WORKER_TOOLS];
 

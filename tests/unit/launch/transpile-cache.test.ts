@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { jitiCacheName, seedTranspileCache } from "../../../src/launch/transpile-cache.ts";
+import { ENTRY_MODULES, jitiCacheName, seedTranspileCache } from "../../../src/launch/transpile-cache.ts";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -13,6 +15,11 @@ describe("a bwrap box's transpile cache seed", () => {
   it("names an entry as jiti 2 does: <dir>-<name>.<md5 of the path, 8 hex>.mjs", () => {
     // md5("/work/main/src/extension.ts") starts a6319bcd: the name jiti gave that module on this machine
     expect(jitiCacheName("/work/main/src/extension.ts")).toBe("src-extension.a6319bcd.mjs");
+  });
+
+  it("names entry modules that exist in this package (a moved module would lose its seed silently)", () => {
+    const pkg = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+    expect(ENTRY_MODULES.filter((m) => !existsSync(join(pkg, m)))).toEqual([]);
   });
 
   it("copies the entries of the package's entry modules and worker bundles, and nothing else", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENV } from "../../../src/team/identity.ts";
+import { ENV } from "../../../src/mail/identity.ts";
 import { planSpawn, type SpawnPlanInput } from "../../../src/team/spawn-plan.ts";
 
 const base: SpawnPlanInput = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESERVED_TEAMMATE_NAMES, TEAMMATE_NAME_MAX_LENGTH, validateTeammateName } from "../../../src/team/names.ts";
+import { RESERVED_TEAMMATE_NAMES, TEAMMATE_NAME_MAX_LENGTH, validateTeammateName } from "../../../src/mail/names.ts";
 
 describe("validateTeammateName (R22, W13)", () => {
   it.each(["alice", "a", "Bob2", "code.review", "back_end-1", "a".repeat(64)])("accepts %j", (name) => {

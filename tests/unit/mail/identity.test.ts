@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENV, readIdentity } from "../../../src/team/identity.ts";
+import { ENV, readIdentity } from "../../../src/mail/identity.ts";
 
 const worker = {
   [ENV.role]: "worker",

@@ -4,7 +4,7 @@
  */
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
-import { BOARD_REJECTIONS, BoardRejectionSchema, CLAIM_REJECTIONS, ClaimRejectionSchema, SHELL_REJECTIONS, SUBMIT_REJECTIONS, SubmitRejectionSchema } from "../../../src/board/index.ts";
+import { BOARD_REJECTIONS, BoardRejectionSchema, CLAIM_REJECTIONS, ClaimRejectionSchema, SHELL_REJECTIONS, SUBMIT_REJECTIONS, SubmitRejectionSchema } from "../../../src/mail/index.ts";
 
 describe("board rejection codes", () => {
   it("are the claim, submit and shell codes, each once", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { trustFlag } from "../../../src/team/trust.ts";
+import { trustFlag } from "../../../src/process/trust.ts";
 
 describe("trustFlag", () => {
   it("passes the leader's decision on: -a when trusted, -na when not", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAIL_BATCH_MAX_BYTES, MAIL_BATCH_MAX_MESSAGES, mailBatchSize, MESSAGE_MAX_BYTES, messageBytes, messageSizeProblem } from "../../../src/team/limits.ts";
+import { MAIL_BATCH_MAX_BYTES, MAIL_BATCH_MAX_MESSAGES, mailBatchSize, MESSAGE_MAX_BYTES, messageBytes, messageSizeProblem } from "../../../src/mail/limits.ts";
 import { routeFromLeader, routeFromWorker } from "../../../src/team/routing.ts";
 
 describe("the one message limit", () => {
