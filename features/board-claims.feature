@@ -1,7 +1,7 @@
 Feature: Task board: claims
   The leader alone applies a worker's claim, after checking identity, one assignment at a time,
   completed dependencies and resource overlap (R37, R49, R50, W11). The decision goes back to
-  the worker with a reason. Without a task id, the first claimable task is taken.
+  the worker, on its own pipe, with a reason. Without a task id, the first claimable task is taken.
 
   Background:
     Given an empty task board

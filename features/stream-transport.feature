@@ -2,7 +2,8 @@ Feature: the stream transport: the pipe is the identity
   A teammate that shares no files with the leader (a launcher other than local) sends its
   records on its own RPC pipe. The leader owns every child's pipe, so a record on alice's pipe
   is alice's: no record can name another sender, and none needs a seal. The records become the
-  same lifecycle events as file records, routed by the same rules.
+  same lifecycle events as file records, routed by the same rules. The leader's answers travel on
+  the pipe for every teammate: a file teammate's board decision takes the same path.
 
   Background:
     Given stream teammates "alice, bob"
@@ -42,3 +43,10 @@ Feature: the stream transport: the pipe is the identity
     When the leader messages "bob"
     And alice's pipe carries mail to "bob" saying "again" that names "alice" as its sender
     Then alice's last pipe answer is "ok" with "bob"
+
+  Scenario: a file teammate's board decision is answered on its own pipe, like a stream teammate's
+    Given file teammate "carol"
+    When the board decides carol's intent "i1" with "Claimed task t: T."
+    Then carol's pipe is answered "ok" with "Claimed task t"
+    And alice's pipe carries nothing
+    And bob's pipe carries nothing

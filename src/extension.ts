@@ -9,7 +9,7 @@ import { ENV, readIdentity } from "./mail/identity.ts";
  * Each side is imported only when this process is that side: every module a child loads adds
  * to each teammate's spawn time. A teammate never loads the harness or the board host; it loads
  * its worker side as one prebuilt module when the leader found one fresh (src/process/worker-bundle.ts),
- * and chokidar only at its first board decision (bench/leader-pi.ts, docs/benchmarks.md). Pi awaits the factory.
+ * and never chokidar (bench/leader-pi.ts, docs/benchmarks.md). Pi awaits the factory.
  */
 export default async function extension(pi: ExtensionAPI): Promise<void> {
   const me = readIdentity(process.env);

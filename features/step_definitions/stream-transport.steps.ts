@@ -30,6 +30,22 @@ Given("stream teammates {string}", function (names: string) {
   for (const name of names.split(",").map((n) => n.trim())) s.mates.set(name, s.team.add(name));
 });
 
+Given("file teammate {string}", function (name: string) {
+  const s = world(this);
+  const f = s.team.add(name);
+  (f.member as { transport: string }).transport = "files"; // its records are files; its answers come on its pipe
+  s.mates.set(name, f);
+});
+
+When("the board decides {word} intent {string} with {string}", function (owner: string, id: string, message: string) {
+  const s = world(this);
+  s.team.records.decided(mate(s, owner.replace(/'s$/, "")).member, id, { ok: true, message });
+});
+
+Then("{word}'s pipe carries nothing", function (owner: string) {
+  assert.deepEqual(mate(world(this), owner.replace(/'s$/, "")).down, []);
+});
+
 When("{word}'s pipe carries a {string} report {string} that names {string} as its sender", function (owner: string, status: string, body: string, sender: string) {
   carry(world(this), owner.replace(/'s$/, ""), { kind: "report", id: `r-${body}`, body, status, from: sender });
 });

@@ -3,7 +3,7 @@
  * stale-write guards. Two rules, for every teammate that has them:
  *
  * - Team state (all teammates): never into the team's runtime dir (roster.json, mailboxes, logs)
- *   or board dir (board.json, claim and submission intents, decisions). The leader keeps that
+ *   or board dir (board.json, claim and submission intents). The leader keeps that
  *   state; a teammate changes it only through the team tools (send_message, task_*). Without this
  *   rule a teammate could rewrite roster.json with its own write tool and clear the holdings the
  *   resource guard reads.

@@ -1,14 +1,14 @@
 /**
  * One checked intent applied to the pure board core (R37–R39, R47, R49): the shell's own checks
  * (the sender is the living incarnation; the board is readable), then `claimTask` or
- * `submitTask`, and the text the worker's model gets back. No I/O: the caller seals and writes
- * the answer as a decision file (board-intents.ts).
+ * `submitTask`, and the text the worker's model gets back. No I/O: the caller answers on the
+ * teammate's pipe (board-intents.ts, stream-records.ts).
  */
 import { boardOffText, claimTask, submitTask, type Assignment, type Board, type BoardRejection, type Effect, type Holder, type SubmitOutcome } from "../board/index.ts";
 import type { BoardIntent } from "../mail/index.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
-/** What one intent did, as its decision file says it (without envelope and seal). */
+/** What one intent did: the decision the teammate's pipe carries back (src/mail/stream-wire.ts). */
 export type IntentAnswer =
   | { ok: true; message: string; taskId?: string }
   | { ok: false; reason: BoardRejection; message: string; taskId?: string };

@@ -13,7 +13,7 @@ import type { Member } from "../team/member.ts";
 /** The worker tools that publish a board intent and wait for its decision. */
 const INTENT_TOOLS: ReadonlySet<string> = new Set(["task_claim", "task_submit"]);
 
-/** Default rescan period while a board call is open, in ms (the worker's own decision watch polls every 2 s). */
+/** Default rescan period while a board call is open, in ms (a dropped watch event costs at most this much). */
 export const BOARD_CALL_RESCAN_MS = 2000;
 
 /** Tracks the open board calls of every teammate and rescans while any is open. */

@@ -7,7 +7,7 @@ import type { Effect, Holder, SettledDecision } from "../board/index.ts";
 import type { SpawnKeys } from "../mail/index.ts";
 import type { BoardLayout } from "../store/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
-import type { AcceptedSubmission } from "./board-apply.ts";
+import type { AcceptedSubmission, IntentAnswer } from "./board-apply.ts";
 import type { BoardTrailPort } from "./board-trail.ts";
 
 /** What the board needs to know about one living teammate. */
@@ -40,9 +40,15 @@ export interface BoardHostOptions {
   layout: BoardLayout;
   /**
    * The session's spawn keys (`LeaderHarness.keys`, src/mail/seal.ts): an intent is applied only
-   * when sealed by the spawn it names, and each decision is sealed with that spawn's key.
+   * when sealed by the spawn it names.
    */
   keys: SpawnKeys;
+  /**
+   * Answers intent file `id` of spawn `to` with `decision` on that teammate's own stdin, as a
+   * stream teammate's intent is answered (`LeaderHarness.answerIntent`); nothing when `to` no
+   * longer lives. Must not throw.
+   */
+  answer: (to: Holder, id: string, decision: IntentAnswer) => void;
   /** The leader's cwd. */
   cwd: string;
   /** Where the reviewer of `holder`'s submission runs: its worktree, else the leader's cwd. Default: `cwd`. */

@@ -30,7 +30,7 @@ export * from "./board-host-types.ts";
 
 /**
  * The leader's shell around the pure board (R34–R60): loads and persists board.json, applies
- * worker intents and answers each with a decision file, runs verify reviewers, and turns the
+ * worker intents and answers each on the teammate's pipe, runs verify reviewers, and turns the
  * core's effects into teammate mail and leader escalations. The only writer of the board (R48).
  * Its parts: persistence (board-snapshots.ts), intent files (board-intents.ts), reviewers
  * (board-reviews.ts), notices and waits (board-notices.ts), settle summaries (board-settle.ts),
@@ -64,7 +64,7 @@ export class BoardHost {
     this.#recorder = new BoardRecorder(basename(layout.root), this.#o.trail, note);
     this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => boardParts(this.#board), record: (parts) => this.#recorder.record(parts) });
     this.#intents = new BoardIntents({
-      layout, keys: this.#o.keys, graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
+      layout, keys: this.#o.keys, answer: (to, id, d) => this.#o.answer(to, id, d), graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
       unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h, s) => this.#o.onSubmitted?.(h, s),
     });
     this.#settle = new BoardSettle({ board: () => this.#board, teamWorking: () => this.#o.teamWorking?.() ?? false, escalate: (e) => this.#o.escalate(e), onSettled: this.#o.onSettled });
@@ -93,7 +93,7 @@ export class BoardHost {
    */
   async start(): Promise<void> {
     const { layout } = this.#o;
-    for (const dir of [layout.root, layout.claimsDir, layout.submissionsDir, layout.decisionsDir]) await ensurePrivateDir(dir);
+    for (const dir of [layout.root, layout.claimsDir, layout.submissionsDir]) await ensurePrivateDir(dir);
     await this.#load();
     await this.#intents.start();
   }
@@ -234,12 +234,10 @@ export class BoardHost {
   }
 
   /**
-   * A teammate stops (requested, before its process is signalled, or after a crash): its unread
-   * decisions are removed, its claims return to the board and an in-flight reviewer is aborted
-   * (R21, R56, L9).
+   * A teammate stops (requested, before its process is signalled, or after a crash): its claims
+   * return to the board and an in-flight reviewer is aborted (R21, R56, L9).
    */
   holderGone(who: Holder, reason: "shutdown" | "crash"): void {
-    void this.#intents.spawnGone(who.spawnId);
     if (this.#unavailable) return;
     const r = releaseHolder(this.#board, who, reason, this.#o.now());
     this.#apply(r.effects);

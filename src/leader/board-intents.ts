@@ -4,14 +4,14 @@
  * at a time. The seal is checked before anything else: an intent not sealed by the spawn it
  * names is never applied and never answered, only set aside in `invalid/` with a "refused:"
  * note. A sealed intent is applied once per session (a replayed copy is set aside) and answered
- * with a sealed decision file (board-decisions.ts). A marker that cannot be parsed yet is
- * retried until it is `graceMs` old; a sealed but invalid one is answered with `invalid_input`.
+ * on the stdin of the spawn that sealed it (`answer`, the same path as a stream teammate's
+ * intent: src/leader/stream-records.ts). A marker that cannot be parsed yet is retried until it
+ * is `graceMs` old; a sealed but invalid one is answered with `invalid_input`.
  */
 import { basename } from "node:path";
-import type { Board, Effect } from "../board/index.ts";
+import type { Board, Effect, Holder } from "../board/index.ts";
 import {
   BoardIntentSchema,
-  INTENT_FORMAT_VERSION,
   type BoardIntent,
   intentSealHolds,
   MessageIdSchema,
@@ -20,7 +20,6 @@ import {
 } from "../mail/index.ts";
 import { checkValue, consumeIntent, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
 import { applyIntent, type AcceptedSubmission, type IntentAnswer } from "./board-apply.ts";
-import { BoardDecisions } from "./board-decisions.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
 export type { IntentAnswer } from "./board-apply.ts";
@@ -31,8 +30,13 @@ export type PipeIntent = Pick<BoardIntent, "action" | "from" | "spawnId" | "task
 /** Wiring of `BoardIntents`, supplied by the host. */
 export interface BoardIntentsOptions {
   layout: BoardLayout;
-  /** Every spawn's key (the harness's): intents are checked and decisions sealed with them. */
+  /** Every spawn's key (the harness's): intents are checked with them. */
   keys: SpawnKeys;
+  /**
+   * Answers intent `id` of spawn `to` (whose seal held) with `decision`, on that teammate's own
+   * stdin; nothing when `to` no longer lives (its call ended with it). Must not throw.
+   */
+  answer: (to: Holder, id: string, decision: IntentAnswer) => void;
   /** A marker that cannot be parsed is retried until it is this old, ms (L6). */
   graceMs: number;
   now: () => number;
@@ -53,10 +57,9 @@ export interface BoardIntentsOptions {
 
 const record = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {});
 
-/** The intent folders' reader and the decision folder's writer; the host owns one. */
+/** The intent folders' reader; the host owns one. */
 export class BoardIntents {
   readonly #o: BoardIntentsOptions;
-  readonly #decisions: BoardDecisions;
   /** Ids of the intents answered this session: a copy put back after it was consumed is a replay. */
   readonly #answered = new Set<string>();
   #watch: DirWatch | undefined;
@@ -67,16 +70,11 @@ export class BoardIntents {
 
   constructor(options: BoardIntentsOptions) {
     this.#o = options;
-    this.#decisions = new BoardDecisions({ dir: options.layout.decisionsDir, now: options.now, note: options.note });
   }
 
-  /**
-   * Removes decisions left by an earlier leader of this board (their readers died with it, R21),
-   * then starts watching the intent folders (each change scans them); resolves once the watch is ready.
-   */
+  /** Starts watching the intent folders (each change scans them); resolves once the watch is ready. */
   async start(): Promise<void> {
     const { layout } = this.#o;
-    await this.#decisions.clear();
     this.#watch = watchDirs([layout.claimsDir, layout.submissionsDir], () => void this.scan(), {
       safetyPollMs: 0, // no clock: the session rescans while a board call is open (src/leader/board-calls.ts)
       onError: (e) => this.#o.note(`board watcher: ${String(e)}`),
@@ -84,15 +82,11 @@ export class BoardIntents {
     await this.#watch.ready;
   }
 
-  /**
-   * Stops the grace retry and, once closed, the watch, then removes the decisions left (the
-   * host closes after the team stopped, so nobody waits on them). Idempotent.
-   */
+  /** Stops the grace retry and the watch. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
     await this.#watch?.close();
-    await this.#decisions.clear();
   }
 
   /**
@@ -108,12 +102,7 @@ export class BoardIntents {
     return answer;
   }
 
-  /** Spawn `spawnId` went away: its unread decisions are removed. Never rejects. */
-  spawnGone(spawnId: string): Promise<void> {
-    return this.#decisions.spawnGone(spawnId);
-  }
-
-  /** Handles every pending intent, oldest first, one at a time (R37–R39, R47, L6); then sweeps old decisions. */
+  /** Handles every pending intent, oldest first, one at a time (R37–R39, R47, L6). */
   async scan(): Promise<void> {
     if (this.#scanning) {
       this.#rescan = true;
@@ -138,7 +127,6 @@ export class BoardIntents {
           }
         }
       } while (this.#rescan);
-      await this.#decisions.sweep();
     } catch (error) {
       this.#o.note(`intent scan failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
@@ -156,7 +144,7 @@ export class BoardIntents {
         const fields = record(read.parsed);
         if (this.#refused(path, fields)) return this.#setAside(path);
         this.#o.note(`intent ${path} is invalid and was set aside: ${read.message}`);
-        await this.#rejectInvalid(fields, read.problem);
+        this.#rejectInvalid(fields, read.problem);
         await this.#setAside(path);
       }
       return;
@@ -173,7 +161,7 @@ export class BoardIntents {
       board: this.#o.board(), mates: this.#o.mates(), unavailable: this.#o.unavailable(), now: this.#o.now(), apply: this.#o.apply,
       ...(this.#o.submitted ? { submitted: this.#o.submitted } : {}),
     });
-    await this.#answer(intent, answer);
+    this.#o.answer({ name: intent.from, spawnId: intent.spawnId }, intent.id, answer);
     await consumeIntent(path, "done", this.#o.now);
     this.#o.answered();
   }
@@ -200,24 +188,18 @@ export class BoardIntents {
     await consumeIntent(path, "invalid", this.#o.now);
   }
 
-  /** Writes the decision on a sealed intent, sealed with its spawn's key. */
-  async #answer(fields: { id: string; from: string; spawnId: string }, answer: IntentAnswer): Promise<void> {
-    const key = this.#o.keys.keyOf(fields.from, fields.spawnId);
-    if (!key) throw new Error(`no spawn key for ${fields.from} (spawn ${fields.spawnId}), though its seal held`);
-    await this.#decisions.write({ v: INTENT_FORMAT_VERSION, id: fields.id, at: this.#o.now(), ...answer }, { key, spawnId: fields.spawnId });
-  }
-
   /**
-   * A sealed but invalid intent (a worker of another build, say) whose `id` is path-safe gets a
+   * A sealed but invalid intent (a worker of another build, say) whose `id` is well-formed gets a
    * rejection decision, so the worker waiting on it learns the reason at once instead of timing
    * out. Otherwise nobody can be answered (the note already went out).
    */
-  async #rejectInvalid(fields: Record<string, unknown>, problem: string): Promise<void> {
+  #rejectInvalid(fields: Record<string, unknown>, problem: string): void {
     if (!checkValue(MessageIdSchema, fields.id).ok) return;
     const id = fields.id as string;
     this.#answered.add(id);
     const tool = fields.action === "submit" ? "task_submit" : "task_claim";
     const message = `The ${tool} request was invalid and nothing was changed: ${problem}. Fix the arguments and call ${tool} again.`;
-    await this.#answer({ id, from: fields.from as string, spawnId: fields.spawnId as string }, { ok: false, reason: "invalid_input", message });
+    // The seal held, so `from` and `spawnId` are the strings of a spawn of this session.
+    this.#o.answer({ name: fields.from as string, spawnId: fields.spawnId as string }, id, { ok: false, reason: "invalid_input", message });
   }
 }

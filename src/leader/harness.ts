@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
 import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
+import type { BoardDecision } from "../mail/stream-wire.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
@@ -250,6 +251,16 @@ export class LeaderHarness implements TeamActivity {
     // Only the lock holder owns the runtime dir; a leader refused at start must not delete it.
     if (this.#lock) await rm(this.#o.layout.root, { recursive: true, force: true });
     await this.#lock?.release();
+  }
+
+  /**
+   * Answers board intent `id` of `who` (an intent file) with `decision` on its stdin, the path a
+   * stream teammate's intent takes (src/leader/stream-records.ts). Dropped when `who` is no
+   * longer that incarnation: its waiting call ended with it.
+   */
+  answerIntent(who: { name: string; spawnId: string }, id: string, decision: BoardDecision): void {
+    const m = this.#incarnation(who);
+    if (m) this.#team.stream.decided(m, id, decision);
   }
 
   /** Rewrites the roster if what it shows changed (board holdings the edit guards read). */

@@ -1,14 +1,16 @@
 /**
- * The leader's end of the stream transport (src/mail/stream-wire.ts): records a teammate emits
- * on its own RPC pipe become the same lifecycle events as records read from its files. The pipe
- * is the identity: a record on `m`'s pipe is `m`'s, whatever it says, so no record names a
- * sender and none needs a seal. Reports go onto `m`'s queue as outbox records; peer mail onto the
+ * The leader's end of its teammates' RPC pipes (src/mail/stream-wire.ts). Every board decision,
+ * on an intent file or a stream record, goes back on the teammate's own stdin through `decided`:
+ * one answer path for both transports. On the stream transport, records a teammate emits on its
+ * pipe become the same lifecycle events as records read from its files. The pipe is the
+ * identity: a record on `m`'s pipe is `m`'s, whatever it says, so no record names a sender and
+ * none needs a seal. Reports go onto `m`'s queue as outbox records; peer mail onto the
  * recipient's queue as inbox records (routed by the same `routeFromWorker` as the worker's file
  * channel, and judged by the same peer-pair cap, W19); board intents and views are answered at
  * once on `m`'s stdin.
  */
 import { makeInboxRecord, makeOutboxRecord, newSpawnKey, type RosterFile, type SpawnKeys } from "../mail/index.ts";
-import { STREAM_ENTRY_TYPE, StreamRecordSchema, streamCommandText, type StreamDecision, type StreamDown } from "../mail/stream-wire.ts";
+import { STREAM_ENTRY_TYPE, StreamRecordSchema, streamCommandText, type BoardDecision, type StreamDown } from "../mail/stream-wire.ts";
 import { checkValue } from "../store/index.ts";
 import type { TeammateEvent } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
@@ -25,7 +27,7 @@ export interface StreamIntentAsk {
 /** The board's side of the stream transport (the session's board host). */
 export interface StreamBoard {
   /** Applies `m`'s intent as an intent file of `m`'s would be, and returns the decision. Must not throw. */
-  intent(m: Member, ask: StreamIntentAsk): StreamDecision;
+  intent(m: Member, ask: StreamIntentAsk): BoardDecision;
   /** `m`'s task_list text, or `not_found`. Must not throw. */
   view(m: Member, ask: { taskId?: string; offset?: number }): { ok: true; text: string } | { ok: false; message: string };
 }
@@ -103,8 +105,7 @@ export class StreamRecords {
         // Only the intent's own fields: extra keys (a `from`, say) must not reach the board.
         const { id, action, taskId, status, result } = r;
         const ask: StreamIntentAsk = { action, ...(taskId !== undefined ? { taskId } : {}), ...(status ? { status } : {}), ...(result !== undefined ? { result } : {}) };
-        const decision: StreamDecision = board ? board.intent(m, ask) : { ok: false, reason: "board_unavailable", message: "The leader has no task board in this session." };
-        this.#answer(m, { kind: "answer", id, ok: decision.ok, text: decision.message, decision });
+        this.decided(m, id, board ? board.intent(m, ask) : { ok: false, reason: "board_unavailable", message: "The leader has no task board in this session." });
         return;
       }
       case "board_view": {
@@ -115,6 +116,15 @@ export class StreamRecords {
         return;
       }
     }
+  }
+
+  /**
+   * Answers board intent `id` of teammate `m`, of either transport, with `decision` on its stdin,
+   * where its waiting task_claim or task_submit takes it (src/worker/stream-link.ts). Nothing
+   * once `m` no longer lives. Never throws.
+   */
+  decided(m: Member, id: string, decision: BoardDecision): void {
+    this.#answer(m, { kind: "answer", id, ok: decision.ok, text: decision.message, decision });
   }
 
   /** Sends the roster to stream teammate `m` (its edit guards read holdings from it). Never throws. */

@@ -46,7 +46,7 @@ export class TeamDriver implements TeamActivity {
   readonly #heartbeat: HeartbeatTimer;
   /** Every spawn's key, issued at spawn; only this process holds them (src/mail/seal.ts). */
   readonly keys = new SpawnKeys();
-  /** Records of teammates on the stream transport (their RPC pipe is their identity). */
+  /** Every teammate's pipe: board decisions for all, records of stream teammates (their pipe is their identity). */
   readonly stream: StreamRecords;
   /** The peer-pair cap (W19): every peer record is judged here before delivery. */
   readonly peers: PeerCap;

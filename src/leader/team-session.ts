@@ -160,6 +160,7 @@ export class TeamSession {
     this.board = new BoardHost({
       layout: boardPaths,
       keys: this.harness.keys,
+      answer: (to, id, decision) => this.harness.answerIntent(to, id, decision),
       cwd: o.cwd,
       piCli,
       env: o.env,

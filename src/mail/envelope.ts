@@ -16,7 +16,7 @@ export const TeammateNameSchema = Type.String({ pattern: "^[A-Za-z][A-Za-z0-9._-
 export const SpawnIdSchema = Type.String({ minLength: 1, maxLength: 128 });
 /**
  * Message id from {@link newMessageId}; otherwise opaque. Ids name files (`claims/<id>.json`,
- * `decisions/<id>.json`), so only a path-safe form is valid: a letter or digit, then up to 127
+ * `submissions/<id>.json`), so only a path-safe form is valid: a letter or digit, then up to 127
  * letters, digits, `_` or `-` (no `/`, `\`, `.`, so never `..` or a hidden file).
  */
 export const MessageIdSchema = Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$" });

@@ -51,20 +51,15 @@ export {
 } from "./roster-file.ts";
 export type { RosterEntry, RosterFile, RosterPeerCut, RosterStatus } from "./roster-file.ts";
 export {
-  BoardDecisionSchema,
   BoardIntentSchema,
-  DECISION_TIMEOUT_MS,
-  decisionFields,
-  decisionSealHolds,
   INTENT_FORMAT_VERSION,
   INTENT_RESULT_MAX_CHARS,
   INTENT_TASK_ID_MAX_CHARS,
   intentFields,
   intentSealHolds,
-  sealDecision,
   sealIntent,
 } from "./intents.ts";
-export type { BoardDecision, BoardIntent, UnsealedDecision, UnsealedIntent } from "./intents.ts";
+export type { BoardIntent, UnsealedIntent } from "./intents.ts";
 export {
   BOARD_REJECTIONS,
   BoardRejectionSchema,

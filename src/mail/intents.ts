@@ -1,9 +1,8 @@
 import { Type, type Static } from "typebox";
-import { BoardRejectionSchema } from "./rejections.ts";
 import { EpochMsSchema, MessageIdSchema, SpawnIdSchema, TeammateNameSchema } from "./envelope.ts";
 import { SealSchema, sealHolds, sealOf, type SpawnKeys } from "./seal.ts";
 
-/** Version of claim/submission intents and decisions (references/board-intents.md). v2: sealed. */
+/** Version of claim/submission intents (references/board-intents.md). v2: sealed. */
 export const INTENT_FORMAT_VERSION = 2;
 
 /** Longest `taskId` an intent may carry, in characters (board task ids are shorter still). */
@@ -12,16 +11,11 @@ export const INTENT_TASK_ID_MAX_CHARS = 64;
 export const INTENT_RESULT_MAX_CHARS = 60_000;
 
 /**
- * How long a worker's board tool waits for the leader's decision, in ms. A decision file older
- * than this has no reader left: the leader removes it (references/board-intents.md, cleanup).
- */
-export const DECISION_TIMEOUT_MS = 120_000;
-
-/**
  * A worker's request to the leader's board (R48, W5): published atomically as
  * `<board dir>/claims/<id>.json` or `submissions/<id>.json` (temp file + no-overwrite link).
  * Sender fields come from the worker's environment; `sig` seals the intent with the writer's
- * spawn key ({@link intentSealHolds}); the leader checks the seal first, then the spawn id (R47).
+ * spawn key ({@link intentSealHolds}); the leader checks the seal first, then the spawn id (R47),
+ * and answers on the writer's own stdin (src/mail/stream-wire.ts), in the same tool call (W11).
  */
 export const BoardIntentSchema = Type.Object({
   v: Type.Literal(INTENT_FORMAT_VERSION),
@@ -38,28 +32,8 @@ export const BoardIntentSchema = Type.Object({
 });
 export type BoardIntent = Static<typeof BoardIntentSchema>;
 
-/**
- * The leader's answer to one intent, written atomically to `<board dir>/decisions/<id>.json`;
- * the worker's tool call waits for it and returns it in the same call (W11). `sig` seals it with
- * the key of the intent's spawn, so only the leader can answer ({@link decisionSealHolds}).
- */
-export const BoardDecisionSchema = Type.Object({
-  v: Type.Literal(INTENT_FORMAT_VERSION),
-  id: MessageIdSchema,
-  at: EpochMsSchema,
-  ok: Type.Boolean(),
-  /** Rejection code (src/mail/rejections.ts), absent when accepted. */
-  reason: Type.Optional(BoardRejectionSchema),
-  /** Text for the worker's model: what happened and what to do next. */
-  message: Type.String(),
-  taskId: Type.Optional(Type.String()),
-  sig: SealSchema,
-});
-export type BoardDecision = Static<typeof BoardDecisionSchema>;
-
-/** An intent or a decision before it is sealed. */
+/** An intent before it is sealed. */
 export type UnsealedIntent = Omit<BoardIntent, "sig">;
-export type UnsealedDecision = Omit<BoardDecision, "sig">;
 
 /**
  * The sealed fields of an intent, in their fixed order: v, id, from, spawnId, at, action,
@@ -67,11 +41,6 @@ export type UnsealedDecision = Omit<BoardDecision, "sig">;
  */
 export function intentFields(i: Partial<Record<keyof UnsealedIntent, unknown>>): unknown[] {
   return [i.v, i.id, i.from, i.spawnId, i.at, i.action, i.taskId, i.status, i.result];
-}
-
-/** The sealed fields of a decision, in their fixed order: v, id, at, ok, reason, message, taskId. */
-export function decisionFields(d: UnsealedDecision): unknown[] {
-  return [d.v, d.id, d.at, d.ok, d.reason, d.message, d.taskId];
 }
 
 /** `intent` sealed with its writer's spawn `key` (kind "intent"). Pure apart from the hash. */
@@ -90,14 +59,4 @@ export function intentSealHolds(keys: SpawnKeys, intent: Record<string, unknown>
   if (typeof from !== "string" || typeof spawnId !== "string") return false;
   const key = keys.keyOf(from, spawnId);
   return key !== undefined && sealHolds(key, "intent", intentFields(intent), intent.sig);
-}
-
-/** `decision` sealed with the key of the spawn whose intent it answers (kind "decision"). */
-export function sealDecision(key: Buffer, decision: UnsealedDecision): BoardDecision {
-  return { ...decision, sig: sealOf(key, "decision", decisionFields(decision)) };
-}
-
-/** True when `decision` carries the leader's seal under this worker's spawn `key`. Never throws. */
-export function decisionSealHolds(key: Buffer, decision: BoardDecision): boolean {
-  return sealHolds(key, "decision", decisionFields(decision), decision.sig);
 }

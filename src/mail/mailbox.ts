@@ -1,8 +1,9 @@
 import { appendRecord, JsonlCursor, type JsonlCursorOptions } from "../store/jsonl-file.ts";
 import { precompile } from "../store/validate.ts";
-import { BoardDecisionSchema, BoardIntentSchema } from "./intents.ts";
+import { BoardIntentSchema } from "./intents.ts";
 import { RosterFileSchema } from "./roster-file.ts";
 import { notSignedBy, sealHolds, sealOf, type SpawnKeys } from "./seal.ts";
+import { StreamDownSchema } from "./stream-wire.ts";
 import { TeamError } from "../errors.ts";
 import {
   InboxRecordSchema,
@@ -118,10 +119,10 @@ export function inboxCursor(path: string, options: JsonlCursorOptions<InboxRecor
 
 /**
  * Compiles the checkers of every record format a team reads (roster, inbox and outbox lines,
- * board intents and decisions) now rather than at the first read, which would put a few ms of
+ * board intents, the leader's answers on a teammate's pipe) now rather than at the first read, which would put a few ms of
  * compiling into the first message. The leader calls it while a teammate's child starts, a
  * teammate in its idle warm-up (src/worker/warm.ts). Never throws.
  */
 export function precompileMailCheckers(): void {
-  for (const schema of [RosterFileSchema, InboxRecordSchema, OutboxRecordSchema, BoardIntentSchema, BoardDecisionSchema]) precompile(schema);
+  for (const schema of [RosterFileSchema, InboxRecordSchema, OutboxRecordSchema, BoardIntentSchema, StreamDownSchema]) precompile(schema);
 }

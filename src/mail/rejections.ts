@@ -1,7 +1,7 @@
 /**
  * The closed set of codes a board decision can reject with (references/board-intents.md), defined
  * once as typebox literal unions: the core's claim and submit rejections, and the three the
- * leader's shell adds. The core returns them, the decision file carries them (its schema is
+ * leader's shell adds. The core returns them, the decision on the pipe carries them (its schema is
  * built from {@link BoardRejectionSchema}), and the worker hands them to its model unchanged.
  */
 import { Type, type Static, type TLiteral, type TUnion } from "typebox";

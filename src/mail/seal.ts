@@ -8,15 +8,15 @@ import { Type } from "typebox";
  * record a teammate writes carries `sig`, an HMAC-SHA256 of the record's fields under that
  * key, and the leader, which holds every key, checks it before it delivers or applies
  * anything. A peer with `bash` can read and write every file of the team but not the key, so
- * it cannot write a record that passes as another spawn's. Decisions go the other way: the
- * leader seals them with the recipient's key, so a file cannot speak as the board either.
+ * it cannot write a record that passes as another spawn's. Nothing goes the other way in a
+ * file: the leader answers on the teammate's own stdin (src/mail/stream-wire.ts).
  */
 
 /** Length of a spawn key, in bytes. */
 export const SPAWN_KEY_BYTES = 32;
 
 /** What a seal covers; part of the signed text, so a seal of one kind never passes as another. */
-export type SealKind = "report" | "mail" | "intent" | "decision";
+export type SealKind = "report" | "mail" | "intent";
 
 /** A seal as written in records: base64url of the 32-byte HMAC, 43 characters. */
 export const SealSchema = Type.String({ pattern: "^[A-Za-z0-9_-]{43}$" });

@@ -64,7 +64,6 @@ export interface BoardLayout {
   board: string;
   claimsDir: string;
   submissionsDir: string;
-  decisionsDir: string;
 }
 
 export function boardLayout(agentDirPath: string, key: string): BoardLayout {
@@ -77,6 +76,5 @@ export function boardLayoutAt(root: string): BoardLayout {
     board: join(root, "board.json"),
     claimsDir: join(root, "claims"),
     submissionsDir: join(root, "submissions"),
-    decisionsDir: join(root, "decisions"),
   };
 }

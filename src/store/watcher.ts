@@ -79,8 +79,8 @@ export function watchDirs(dirs: readonly string[], onChange: (path: string) => v
 
   const ready = (async () => {
     for (const root of roots) await ensurePrivateDir(root);
-    // Loaded at the first watch, not with this module: a teammate needs chokidar only when it
-    // waits for a board decision, and loading it would add to every teammate's start.
+    // Loaded at the first watch, not with this module: only the leader watches, and a teammate
+    // loads this module with the store's others, where chokidar would add to every start.
     const { watch } = await import("chokidar");
     if (closed) return;
     const active = watch(roots, {

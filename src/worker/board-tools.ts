@@ -1,7 +1,7 @@
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { normalizeClaimInput, normalizeSubmitInput, TaskClaimParams, TaskListParams, TaskSubmitParams } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
-import type { BoardDecision } from "../mail/index.ts";
+import type { BoardDecision } from "../mail/stream-wire.ts";
 import { textResult } from "../team/tool-result.ts";
 import type { IntentAsk, WorkerChannel } from "./channel.ts";
 

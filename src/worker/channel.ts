@@ -1,8 +1,10 @@
 /**
  * How a teammate's tools reach the leader: through its mail and intent files, sealed with its
  * spawn key (`filesChannel`, a local teammate), or over its own RPC pipe (`streamChannel`, a
- * teammate a launcher started where the team's files are not). The tools (tools.ts,
- * board-tools.ts) and the edit guards are the same either way; the leader routes both with one core.
+ * teammate a launcher started where the team's files are not). Either way the leader's answers
+ * (board decisions, and on the stream its mail verdicts and views) come back on the pipe
+ * (stream-link.ts). The tools (tools.ts, board-tools.ts) and the edit guards are the same either
+ * way; the leader routes both with one core.
  */
 import { boardOffText, createBoard, loadBoard, parseBoardFile, workerBoardView } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
@@ -17,14 +19,13 @@ import {
   type ReportStatus,
   type RosterFile,
 } from "../mail/index.ts";
-import type { StreamDecision } from "../mail/stream-wire.ts";
+import type { BoardDecision } from "../mail/stream-wire.ts";
 import { boardLayoutAt, errnoCode, errorText, readRegularFile, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../mail/identity.ts";
 import { messageSizeProblem } from "../mail/limits.ts";
 import { cutBetween, peerCapRefusal } from "../team/peer-pairs.ts";
 import { routeFromWorker } from "../team/routing.ts";
-import { requestDecision } from "./decision.ts";
-import { DecisionWatcher } from "./decision-watch.ts";
+import { decisionOf, requestDecision } from "./decision.ts";
 import type { StreamLink } from "./stream-link.ts";
 
 type WorkerIdentity = Extract<Identity, { role: "worker" }>;
@@ -55,20 +56,20 @@ export interface WorkerChannel {
    */
   mail(to: string, body: string): Promise<{ to: string; id: string }>;
   /** The leader's decision on one intent (a rejection is a decision, not an error). @throws as `requestDecision`. */
-  decide(ask: IntentAsk): Promise<StreamDecision>;
+  decide(ask: IntentAsk): Promise<BoardDecision>;
   /** task_list's text. @throws TeamError `not_found` (unknown task), `io_error` (board unreadable). */
   view(ask: ViewAsk): Promise<string>;
   /** The roster the edit guards read holdings from. Never throws. */
   roster(): Promise<ReadResult<RosterFile>>;
-  /** Releases what the channel holds (the decisions watcher). */
-  close(): Promise<void>;
 }
 
-/** The file channel: sealed outbox, inbox and intent files (references/mail-format.md, board-intents.md). */
-export function filesChannel(me: WorkerIdentity, key: Buffer): WorkerChannel {
+/**
+ * The file channel: sealed outbox, inbox and intent files (references/mail-format.md,
+ * board-intents.md); the decision on an intent comes back on `link`, this process's pipe.
+ */
+export function filesChannel(me: WorkerIdentity, key: Buffer, link: StreamLink): WorkerChannel {
   const layout = runtimeLayoutAt(me.runtimeDir);
   const board = boardLayoutAt(me.boardDir);
-  const watcher = new DecisionWatcher({ dir: board.decisionsDir, key });
   return {
     async report(body, status) {
       const record = makeOutboxRecord({ from: me.name, spawnId: me.spawnId, body, status }, key);
@@ -89,7 +90,7 @@ export function filesChannel(me: WorkerIdentity, key: Buffer): WorkerChannel {
       await appendInboxRecord(layout.inbox(route.to), record);
       return { to: route.to, id: record.id };
     },
-    decide: (ask) => requestDecision({ layout: board, key, watcher }, { from: me.name, spawnId: me.spawnId, ...ask }),
+    decide: (ask) => requestDecision({ layout: board, key, link }, { from: me.name, spawnId: me.spawnId, ...ask }),
     async view(ask) {
       let snapshot = createBoard();
       let text: string | undefined;
@@ -110,7 +111,6 @@ export function filesChannel(me: WorkerIdentity, key: Buffer): WorkerChannel {
       return view.text;
     },
     roster: () => readRosterFile(layout.roster),
-    close: () => watcher.close(),
   };
 }
 
@@ -136,16 +136,12 @@ export function streamChannel(me: WorkerIdentity, link: StreamLink): WorkerChann
       if (!a.ok) throw new TeamError("invalid_input", a.text);
       return { to: a.text, id };
     },
-    async decide(ask) {
-      const a = await link.request({ kind: "intent", id: newMessageId(Date.now()), ...ask });
-      return a.decision ?? { ok: false, reason: "invalid_input", message: a.text };
-    },
+    decide: async (ask) => decisionOf(await link.request({ kind: "intent", id: newMessageId(Date.now()), ...ask })),
     async view(ask) {
       const a = await link.request({ kind: "board_view", id: newMessageId(Date.now()), ...ask });
       if (!a.ok) throw new TeamError(a.error ?? "io_error", a.text);
       return a.text;
     },
     roster: async () => link.roster(),
-    close: async () => undefined,
   };
 }

@@ -1,16 +1,15 @@
 /**
- * The teammate's end of the stream transport (src/mail/stream-wire.ts): records go out as custom
- * entries on its RPC stdout, the leader's answers and roster come in through its extension
- * command. Used only when the teammate shares no files with the leader (ENV.transport `stream`).
+ * The teammate's end of its RPC pipe (src/mail/stream-wire.ts): the leader's answers (and, on the
+ * stream transport, the roster) come in through its extension command, on every transport; on
+ * the stream transport (ENV.transport `stream`: it shares no files with the leader) its records
+ * go out as custom entries on its RPC stdout too. A file teammate's intent goes out as a file
+ * (src/worker/decision.ts) and its answer comes back here all the same.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { TeamError } from "../errors.ts";
 import type { RosterFile } from "../mail/index.ts";
-import { STREAM_COMMAND, STREAM_ENTRY_TYPE, StreamDownSchema, type StreamAnswer, type StreamRecord, type StreamRequest } from "../mail/stream-wire.ts";
+import { ANSWER_TIMEOUT_MS, STREAM_COMMAND, STREAM_ENTRY_TYPE, StreamDownSchema, type StreamAnswer, type StreamRecord, type StreamRequest } from "../mail/stream-wire.ts";
 import { checkValue, type ReadResult } from "../store/index.ts";
-
-/** How long a request waits for the leader's answer, ms: as long as a board decision may take. */
-export const STREAM_ANSWER_TIMEOUT_MS = 120_000;
 
 /** One process's link to its leader over its own pipe; the worker owns one. */
 export class StreamLink {
@@ -27,7 +26,7 @@ export class StreamLink {
     this.#pi = pi;
     this.#note = note;
     pi.registerCommand(STREAM_COMMAND, {
-      description: "pi-resident-teams: the leader's answers on the stream transport (not for users)",
+      description: "pi-resident-teams: the leader's answers on this teammate's pipe (not for users)",
       handler: async (args) => this.receive(args),
     });
   }
@@ -41,18 +40,29 @@ export class StreamLink {
    * Sends `record` and resolves with the leader's answer to its id.
    * @throws TeamError `timeout` when no answer comes within `timeoutMs` (the leader may be gone).
    */
-  async request(record: StreamRequest, timeoutMs: number = STREAM_ANSWER_TIMEOUT_MS): Promise<StreamAnswer> {
+  request(record: StreamRequest, timeoutMs: number = ANSWER_TIMEOUT_MS): Promise<StreamAnswer> {
+    return this.answerTo(record.id, () => this.emit(record), timeoutMs);
+  }
+
+  /**
+   * Resolves with the leader's answer to request `id`: the wait is registered first, then `send`
+   * hands the request to the leader (a record on the pipe, an intent file), so a fast answer is
+   * never missed.
+   * @throws what `send` throws (nothing was asked); TeamError `timeout` when no answer comes
+   *   within `timeoutMs` (the leader may be busy or gone).
+   */
+  async answerTo(id: string, send: () => void | Promise<void>, timeoutMs: number = ANSWER_TIMEOUT_MS): Promise<StreamAnswer> {
     let timer: NodeJS.Timeout | undefined;
-    const answered = new Promise<StreamAnswer>((resolve) => this.#waiting.set(record.id, resolve));
+    const answered = new Promise<StreamAnswer>((resolve) => this.#waiting.set(id, resolve));
     try {
-      this.emit(record);
+      await send();
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new TeamError("timeout", `No answer from the leader within ${timeoutMs} ms; the leader may be busy or gone. Try again later.`)), timeoutMs);
       });
       return await Promise.race([answered, timedOut]);
     } finally {
       clearTimeout(timer);
-      this.#waiting.delete(record.id);
+      this.#waiting.delete(id);
     }
   }
 

@@ -20,9 +20,10 @@ import { warmWhenIdle } from "./warm.ts";
  */
 export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "worker" }>): void {
   // Files: sealed with the spawn key, read once from the leader's pipe; only this process holds it
-  // (src/mail/seal.ts). Stream: the RPC pipe itself is the identity, so there is no key.
-  const channel = me.transport === "stream" ? streamChannel(me, new StreamLink(pi)) : filesChannel(me, readSpawnKey());
-  pi.on("session_shutdown", () => channel.close());
+  // (src/mail/seal.ts). Stream: the RPC pipe itself is the identity, so there is no key. Either
+  // way the leader answers on this process's stdin, which only it writes.
+  const link = new StreamLink(pi);
+  const channel = me.transport === "stream" ? streamChannel(me, link) : filesChannel(me, readSpawnKey(), link);
   endWithLeader(pi, me.spawnId);
   registerWorkerTools(pi, me, channel);
   registerWorkerBoardTools(pi, channel);

@@ -5,8 +5,8 @@
  *   teammate's tool call hanging for the 120 s decision timeout;
  * - an invalid intent on disk that its named spawn did not seal gets no decision, even with a
  *   usable id (a sealed invalid one is answered: tests/unit/leader/board-host-intents.test.ts);
- * - intent ids are file names: "../../../ESCAPED" never makes the leader write outside
- *   decisions/, and "nodir/poison" never blocks the claims after it.
+ * - intent ids are file names: "../../../ESCAPED" never makes the leader write a file outside
+ *   the board's folders, and "nodir/poison" never blocks the claims after it.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -92,12 +92,12 @@ describe("board inputs beyond the intent limits", () => {
     await until("foreign-1 set aside", async () => ((await readdir(join(t.boardDir, "claims", "invalid")).catch(() => [])).some((n) => n.startsWith("foreign-1.")) ? true : undefined), 15_000);
     const log = await readFile(join(t.runtimeDir, "logs", "harness.log"), "utf8");
     expect(log).toContain(`refused: not signed by alice's spawn: intent ${join(t.boardDir, "claims", "foreign-1.json")}`);
-    expect(await readdir(join(t.boardDir, "decisions"))).not.toContain("foreign-1.json");
+    expect(await readdir(t.boardDir)).not.toContain("decisions"); // answers travel on the pipe, never as files
   });
 });
 
 describe("intent ids used as file names", () => {
-  it("an id with ../ writes nothing outside decisions/, an id with / blocks nothing, and a real claim is answered", async () => {
+  it("an id with ../ writes nothing outside the board's folders, an id with / blocks nothing, and a real claim is answered", async () => {
     const t = await start();
     const hostile = (id: string) => ({ v: 2, id, from: "alice", spawnId: "whatever", at: Date.now(), action: "claim", taskId: "nope" });
     // Sorted before any real claim, so the leader meets them first.

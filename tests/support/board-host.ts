@@ -1,10 +1,12 @@
 /**
  * Waits of the BoardHost unit tests, which plant intent files and wait for the board's answer on
- * disk. They poll; a timeout names what was awaited and the board's notes so far.
+ * the teammate's pipe (`BoardHostOptions.answer`). They poll; a timeout names what was awaited
+ * and the board's notes so far.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
-import { boardDigest, boardParts, emptyTrail, recordWrite, type Board, type BoardWrite } from "../../src/board/index.ts";
+import { mkdir, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { boardDigest, boardParts, emptyTrail, recordWrite, type Board, type BoardWrite, type Holder } from "../../src/board/index.ts";
+import type { IntentAnswer } from "../../src/leader/board-apply.ts";
 import type { BoardTrailPort } from "../../src/leader/board-trail.ts";
 import type { BoardLayout } from "../../src/store/index.ts";
 
@@ -22,9 +24,24 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined>,
   }
 }
 
-/** Waits for the decision file of intent `id` and returns it parsed (typed by the caller). */
-export function waitForDecision<T = Record<string, unknown>>(layout: BoardLayout, id: string, notes: readonly string[]): Promise<T> {
-  return waitFor(`decision ${id}`, async () => JSON.parse(await readFile(join(layout.decisionsDir, `${id}.json`), "utf8")) as T, notes);
+/** One decision the board sent to a teammate's pipe. */
+export interface PipeAnswer {
+  to: Holder;
+  id: string;
+  decision: IntentAnswer;
+}
+
+/**
+ * A fake of the harness's pipes for a BoardHost (`answer`): every decision it sends, in order,
+ * in `sent`; `decision(id)` waits for the one on intent `id`.
+ */
+export function pipeAnswers(notes: readonly string[]) {
+  const sent: PipeAnswer[] = [];
+  return {
+    sent,
+    answer: (to: Holder, id: string, decision: IntentAnswer): void => void sent.push({ to, id, decision }),
+    decision: (id: string): Promise<IntentAnswer> => waitFor(`decision ${id}`, async () => sent.find((a) => a.id === id)?.decision, notes),
+  };
 }
 
 /** A session's board write record in memory: what `pi.appendEntry` keeps, for BoardHost tests. */

@@ -32,6 +32,7 @@ function world(names: string[], piCli = "pi-not-used") {
   const host = new BoardHost({
     layout: boardLayoutAt(join(dir, "board")),
     keys: new SpawnKeys(),
+    answer: () => undefined, // intents come from the pipe here (decideFromPipe)
     cwd: dir,
     piCli,
     env: {},

@@ -1,8 +1,8 @@
 /**
  * BoardHost's intent scan against hostile or broken intent files: an intent id is used as a
- * file name, so it must never lead outside decisions/, and one bad intent must never block the
- * intents after it. Every intent here is sealed with alice's spawn key, as her worker seals it
- * (board-host-seals.test.ts covers the unsealed and forged ones).
+ * file name, so it must never lead outside the intent folders, and one bad intent must never
+ * block the intents after it. Every intent here is sealed with alice's spawn key, as her worker
+ * seals it (board-host-seals.test.ts covers the unsealed and forged ones).
  */
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
 import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
-import { waitForDecision, waitFor as waitForIn } from "../../support/board-host.ts";
+import { pipeAnswers, waitFor as waitForIn } from "../../support/board-host.ts";
 import { sealedIntent, type IntentFields } from "../../support/sealed-intents.ts";
 
 const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
@@ -21,14 +21,16 @@ let layout: BoardLayout;
 let host: BoardHost | undefined;
 let notes: string[];
 let keys: SpawnKeys;
+let pipes: ReturnType<typeof pipeAnswers>;
 
 beforeEach(async () => {
   keys = new SpawnKeys();
   keys.issue("alice", "alice-1");
   dir = await mkdtemp(join(tmpdir(), "board-host-intents-"));
-  // decisions/ sits three levels below `dir`, so "../../../X" would land in `dir`.
+  // claims/ sits three levels below `dir`, so "../../../X" would land in `dir`.
   layout = boardLayoutAt(join(dir, "agent", "tasks", "key"));
   notes = [];
+  pipes = pipeAnswers(notes);
 });
 afterEach(async () => {
   await host?.close();
@@ -36,11 +38,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function startHost(onSubmitted?: (holder: { name: string; spawnId: string }) => void): Promise<BoardHost> {
+async function startHost(onSubmitted?: (holder: { name: string; spawnId: string }) => void, answer = pipes.answer): Promise<BoardHost> {
   host = new BoardHost({
     ...(onSubmitted ? { onSubmitted } : {}),
     layout,
     keys,
+    answer,
     cwd: dir,
     piCli: "pi-not-used",
     env: {},
@@ -66,7 +69,7 @@ async function plant(name: string, fields: IntentFields): Promise<void> {
 }
 
 const waitFor = <T>(what: string, fn: () => Promise<T | undefined>) => waitForIn(what, fn, notes);
-const decision = (id: string) => waitForDecision(layout, id, notes);
+const decision = (id: string) => pipes.decision(id);
 
 async function filesUnder(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
@@ -78,7 +81,7 @@ async function pending(): Promise<string[]> {
 }
 
 describe("BoardHost intent scan", () => {
-  it("never writes a decision outside decisions/ for an id with ../, and one bad id never blocks later claims", async () => {
+  it("never writes a file outside the intent folders for an id with ../, and one bad id never blocks later claims", async () => {
     // Sorted first, so before the fix they were handled before the good claim.
     await plant("aaa-escape", claim("../../../ESCAPED", { taskId: "nope" }));
     await plant("aab-poison", claim("nodir/poison", { taskId: "nope" }));
@@ -93,7 +96,7 @@ describe("BoardHost intent scan", () => {
 
     const all = await filesUnder(dir);
     expect(all.filter((f) => (f.includes("ESCAPED") || f.includes("poison")) && !f.includes("invalid"))).toEqual([]);
-    expect(all.filter((f) => f.includes("decisions"))).toEqual([join("agent", "tasks", "key", "decisions", "zzz-good.json")]);
+    expect(pipes.sent.map((a) => [a.to.name, a.id])).toEqual([["alice", "zzz-good"]]); // an id that is no file name is answered nowhere
     expect(notes.some((n) => n.includes("aaa-escape") && n.includes("/id"))).toBe(true);
   });
 
@@ -102,7 +105,8 @@ describe("BoardHost intent scan", () => {
     await plant("long-claim", claim("long-claim", { taskId: "t".repeat(65) }));
     await plant("big-submit", { ...claim("big-submit", { taskId: "only-task", status: "completed", result: "r".repeat(61_000) }), action: "submit" });
     const long = await decision("long-claim");
-    expect(long).toMatchObject({ v: 2, id: "long-claim", ok: false, reason: "invalid_input" });
+    expect(long).toMatchObject({ ok: false, reason: "invalid_input" });
+    expect(pipes.sent[0]!.to).toEqual({ name: "alice", spawnId: "alice-1" });
     expect(long.message).toContain("task_claim");
     expect(long.message).toContain("/taskId");
     expect(long.message).toContain("64 characters");
@@ -117,9 +121,11 @@ describe("BoardHost intent scan", () => {
   });
 
   it("sets aside an intent whose handling fails and goes on with the rest", async () => {
-    await startHost();
-    // decisions/aaa-stuck.json is a directory: writing that decision fails.
-    await mkdir(join(layout.decisionsDir, "aaa-stuck.json"), { recursive: true });
+    // The answer to aaa-stuck throws (a broken pipe port): its handling fails.
+    await startHost(undefined, (to, id, d) => {
+      if (id === "aaa-stuck") throw new Error("the pipe broke");
+      pipes.answer(to, id, d);
+    });
     await plant("aaa-stuck", claim("aaa-stuck", { taskId: "nope" }));
     await plant("zzz-after", claim("zzz-after", { taskId: "only-task" }));
 
@@ -147,6 +153,6 @@ describe("BoardHost intent scan", () => {
     await plant("aaa-forged", claim("zzz-victim", { taskId: "only-task" }));
     await waitFor("forged intent set aside", async () => ((await pending()).length === 0 ? true : undefined));
     expect((await readdir(join(layout.claimsDir, "invalid"))).some((n) => n.startsWith("aaa-forged."))).toBe(true);
-    expect(await readdir(layout.decisionsDir)).toEqual([]);
+    expect(pipes.sent).toEqual([]);
   });
 });

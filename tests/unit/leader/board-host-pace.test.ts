@@ -29,6 +29,7 @@ function host(paceMs: number, clock: { now: number }, counter: { plans: number }
   return new BoardHost({
     layout: boardLayoutAt(join(dir, "board")),
     keys: new SpawnKeys(),
+    answer: () => undefined, // no intent files here
     cwd: dir,
     piCli: "pi-not-used",
     env: {},

@@ -3,7 +3,7 @@
  * reviewer, `allowResubmit` (the leader's reopen) lets exactly one through, escalations name the
  * holder, task_list shows one task in full, and the board-settled summary is delivered once.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,7 +12,8 @@ import { BoardHost, type BoardEscalation, type BoardMate, type BoardSettled } fr
 import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
 import type { BoardTrailPort } from "../../../src/leader/board-trail.ts";
-import { plantBoard } from "../../support/board-host.ts";
+import { pipeAnswers, plantBoard } from "../../support/board-host.ts";
+import type { IntentAnswer } from "../../../src/leader/board-apply.ts";
 import { sealedIntent } from "../../support/sealed-intents.ts";
 
 const ALICE: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
@@ -27,6 +28,7 @@ let escalations: BoardEscalation[];
 let working: boolean;
 let keys: SpawnKeys;
 let trail: BoardTrailPort | undefined;
+let pipes: ReturnType<typeof pipeAnswers>;
 
 beforeEach(async () => {
   trail = undefined;
@@ -35,6 +37,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "board-host-results-"));
   layout = boardLayoutAt(join(dir, "agent", "tasks", "key"));
   notes = [];
+  pipes = pipeAnswers(notes);
   told = [];
   settled = [];
   escalations = [];
@@ -51,6 +54,7 @@ async function startHost(spawning: string[] = []): Promise<BoardHost> {
     ...(trail ? { trail } : {}),
     layout,
     keys,
+    answer: pipes.answer,
     cwd: dir,
     piCli: "pi-not-used",
     env: {},
@@ -87,18 +91,10 @@ async function plantParked(): Promise<void> {
   trail = await plantBoard(layout, board); // as the leader before this one wrote it
 }
 
-async function submitIntent(id: string, taskId: string, status: "completed" | "failed"): Promise<Record<string, unknown>> {
+async function submitIntent(id: string, taskId: string, status: "completed" | "failed"): Promise<IntentAnswer> {
   await mkdir(layout.submissionsDir, { recursive: true });
   await writeFile(join(layout.submissionsDir, `${id}.json`), JSON.stringify(sealedIntent(keys, { id, from: "alice", spawnId: "alice-1", action: "submit", taskId, status, result: "again" })));
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      return JSON.parse(await readFile(join(layout.decisionsDir, `${id}.json`), "utf8")) as Record<string, unknown>;
-    } catch {
-      if (Date.now() - t0 > 4000) throw new Error(`no decision ${id}; notes: ${notes.join(" | ")}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+  return pipes.decision(id);
 }
 
 describe("BoardHost: parked tasks stay parked", () => {
@@ -171,6 +167,7 @@ describe("BoardHost: task_create while a teammate is being spawned", () => {
     host = new BoardHost({
       layout,
       keys,
+      answer: pipes.answer,
       cwd: dir,
       piCli: "pi-not-used",
       env: {},
@@ -190,19 +187,10 @@ describe("BoardHost: task_create while a teammate is being spawned", () => {
   });
 });
 
-async function submitIntentAfterClaim(taskId: string): Promise<Record<string, unknown>> {
+async function submitIntentAfterClaim(taskId: string): Promise<IntentAnswer> {
   const id = `c-${taskId}`;
   await mkdir(layout.claimsDir, { recursive: true });
   await writeFile(join(layout.claimsDir, `${id}.json`), JSON.stringify(sealedIntent(keys, { id, from: "alice", spawnId: "alice-1", action: "claim", taskId })));
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      await readFile(join(layout.decisionsDir, `${id}.json`), "utf8");
-      break;
-    } catch {
-      if (Date.now() - t0 > 4000) throw new Error(`no claim decision; notes: ${notes.join(" | ")}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+  await pipes.decision(id);
   return submitIntent(`s-${taskId}`, taskId, "completed");
 }

@@ -2,17 +2,16 @@
  * BoardHost and sealed intents (issue 9, item 1): an intent not sealed by the spawn it names is
  * never applied, never answered, set aside in invalid/ and noted as "refused: not signed by
  * <name>'s spawn"; a genuine intent copied back after it was consumed is not applied twice;
- * every decision is sealed with the key of the intent's spawn; decisions nobody will read are
- * removed (the spawn went away, the board started or closed).
+ * every decision goes to the pipe of the spawn that sealed the intent, and to no file.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BoardHost, type BoardMate } from "../../../src/leader/board-host.ts";
-import { decisionSealHolds, INTENT_FORMAT_VERSION, sealOf, SpawnKeys, type BoardDecision } from "../../../src/mail/index.ts";
+import { INTENT_FORMAT_VERSION, SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
-import { waitForDecision, waitFor as waitForIn } from "../../support/board-host.ts";
+import { pipeAnswers, waitFor as waitForIn } from "../../support/board-host.ts";
 import { plantIntent, sealedIntent, type IntentFields } from "../../support/sealed-intents.ts";
 
 const mate = (name: string): BoardMate => ({ name, spawnId: `${name}-1`, idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined });
@@ -22,14 +21,15 @@ let layout: BoardLayout;
 let host: BoardHost | undefined;
 let notes: string[];
 let keys: SpawnKeys;
-let aliceKey: Buffer;
+let pipes: ReturnType<typeof pipeAnswers>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "board-host-seals-"));
   layout = boardLayoutAt(join(dir, "board"));
   notes = [];
+  pipes = pipeAnswers(notes);
   keys = new SpawnKeys();
-  aliceKey = keys.issue("alice", "alice-1");
+  keys.issue("alice", "alice-1");
   keys.issue("mallory", "mallory-1");
 });
 afterEach(async () => {
@@ -40,7 +40,7 @@ afterEach(async () => {
 
 async function startHost(): Promise<BoardHost> {
   host = new BoardHost({
-    layout, keys, cwd: dir, piCli: "pi-not-used", env: {}, mates: () => [mate("alice"), mate("mallory")],
+    layout, keys, answer: pipes.answer, cwd: dir, piCli: "pi-not-used", env: {}, mates: () => [mate("alice"), mate("mallory")],
     tell: () => undefined, escalate: () => undefined, teamModel: () => undefined, note: (text) => notes.push(text), paceMs: 0, intentGraceMs: 50,
   });
   await host.start();
@@ -52,7 +52,9 @@ const alice = (id: string, extra: Partial<IntentFields> = {}): IntentFields => (
 const submit = (id: string, status: "completed" | "failed"): Partial<IntentFields> => ({ id, action: "submit", status, result: "r" });
 
 const waitFor = <T>(what: string, fn: () => Promise<T | undefined>) => waitForIn(what, fn, notes);
-const decision = (id: string) => waitForDecision<BoardDecision>(layout, id, notes);
+const decision = (id: string) => pipes.decision(id);
+/** Who each decision so far went to, with its intent id. */
+const answered = () => pipes.sent.map((a) => [a.id, a.to.name, a.to.spawnId]);
 const setAside = (dirPath: string, name: string) =>
   waitFor(`${name} set aside`, async () => ((await readdir(join(dirPath, "invalid"))).some((n) => n.startsWith(`${name}.`)) ? true : undefined));
 const status = () => host?.board.tasks.get("only-task")?.state.status;
@@ -70,25 +72,23 @@ describe("BoardHost: intents must be sealed by the spawn they name", () => {
     }
     for (const name of ["f-none", "f-bad", "f-peer", "f-spawn", "f-edit"]) await setAside(layout.claimsDir, name);
     expect(status()).toBe("pending");
-    expect(await readdir(layout.decisionsDir)).toEqual([]);
+    expect(pipes.sent).toEqual([]);
     expect(notes.filter((n) => n.startsWith("refused: not signed by alice's spawn: intent"))).toHaveLength(5);
     expect(notes.filter((n) => n.startsWith("refused: not signed by mallory's spawn"))).toHaveLength(0);
     // Mallory's own seal under alice's name says whose spawn the intent claims to be: alice's.
     expect(notes.some((n) => n.includes("f-peer") && n.startsWith("refused: not signed by alice's spawn"))).toBe(true);
 
-    // A real claim of alice's still goes through, and is answered with a decision sealed for her.
+    // A real claim of alice's still goes through, and is answered on her spawn's pipe alone.
     await plantIntent(layout.claimsDir, "real", sealedIntent(keys, alice("real")));
-    const d = await decision("real");
-    expect(d).toMatchObject({ v: 2, ok: true, taskId: "only-task" });
-    expect(decisionSealHolds(aliceKey, d)).toBe(true);
-    expect(decisionSealHolds(keys.keyOf("mallory", "mallory-1")!, d)).toBe(false);
+    expect(await decision("real")).toMatchObject({ ok: true, taskId: "only-task" });
+    expect(answered()).toEqual([["real", "alice", "alice-1"]]);
   });
 
   it("gives an unsealed invalid intent with a usable id no decision: a forger cannot answer a waiting call", async () => {
     await startHost();
     await plantIntent(layout.submissionsDir, "victim-id", { v: INTENT_FORMAT_VERSION, at: Date.now(), ...alice("victim-id", { taskId: "t".repeat(65) }) });
     await setAside(layout.submissionsDir, "victim-id");
-    expect(await readdir(layout.decisionsDir)).toEqual([]);
+    expect(pipes.sent).toEqual([]);
     expect(notes.some((n) => n.startsWith("refused: not signed by alice's spawn") && n.includes("victim-id"))).toBe(true);
   });
 
@@ -97,7 +97,6 @@ describe("BoardHost: intents must be sealed by the spawn they name", () => {
     const claim = sealedIntent(keys, alice("c1"));
     await plantIntent(layout.claimsDir, "c1", claim);
     expect(await decision("c1")).toMatchObject({ ok: true });
-    await rm(join(layout.decisionsDir, "c1.json")); // alice's worker read it
     await plantIntent(layout.submissionsDir, "s1", sealedIntent(keys, alice("s1", submit("s1", "failed"))));
     expect(await decision("s1")).toMatchObject({ ok: true });
     expect(status()).toBe("pending");
@@ -105,42 +104,25 @@ describe("BoardHost: intents must be sealed by the spawn they name", () => {
     await plantIntent(layout.claimsDir, "c1", claim); // the consumed claim, put back under its name
     await setAside(layout.claimsDir, "c1");
     expect(status()).toBe("pending");
-    expect((await readdir(layout.decisionsDir)).filter((n) => n.startsWith("c1"))).toEqual([]);
+    expect(answered().filter(([id]) => id === "c1")).toHaveLength(1);
     expect(notes.some((n) => n.startsWith("refused: intent c1 of alice was already answered"))).toBe(true);
   });
 
-  it("seals a stale spawn's rejection with that spawn's key", async () => {
-    const oldKey = keys.issue("alice", "alice-0");
+  it("answers a stale spawn's intent on that spawn's pipe, not on the living incarnation's", async () => {
+    keys.issue("alice", "alice-0");
     await startHost();
     await plantIntent(layout.claimsDir, "old", sealedIntent(keys, { ...alice("old"), spawnId: "alice-0" }));
-    const d = await decision("old");
-    expect(d).toMatchObject({ ok: false, reason: "stale_spawn" });
-    expect(decisionSealHolds(oldKey, d)).toBe(true);
-    expect(decisionSealHolds(aliceKey, d)).toBe(false);
+    expect(await decision("old")).toMatchObject({ ok: false, reason: "stale_spawn" });
+    expect(answered()).toEqual([["old", "alice", "alice-0"]]);
   });
-});
 
-describe("BoardHost: unread decisions are cleaned", () => {
-  it("removes a spawn's unread decisions when it goes away, and every decision at start and close", async () => {
-    await mkdir(layout.decisionsDir, { recursive: true });
-    await writeFile(join(layout.decisionsDir, "leftover.json"), "{}"); // from an earlier leader of this board
-    const b = await startHost();
-    expect(await readdir(layout.decisionsDir)).toEqual([]);
-
+  it("answers each teammate's intent on its own pipe, and writes no decision file", async () => {
+    await startHost();
     await plantIntent(layout.claimsDir, "c1", sealedIntent(keys, alice("c1")));
     await plantIntent(layout.claimsDir, "m1", sealedIntent(keys, { id: "m1", from: "mallory", spawnId: "mallory-1", action: "claim" }));
     await decision("c1");
     await decision("m1");
-    b.holderGone({ name: "alice", spawnId: "alice-1" }, "crash");
-    await waitFor("alice's decision removed", async () => ((await readdir(layout.decisionsDir)).includes("c1.json") ? undefined : true));
-    expect(await readdir(layout.decisionsDir)).toEqual(["m1.json"]);
-
-    await b.close();
-    expect(await readdir(layout.decisionsDir)).toEqual([]);
-  });
-
-  it("a decision file a peer planted does not count as sealed", () => {
-    const forged: BoardDecision = { v: 2, id: "x", at: 1, ok: true, message: "Claimed task only-task.", sig: sealOf(keys.keyOf("mallory", "mallory-1")!, "decision", [2, "x", 1, true, null, "Claimed task only-task.", null]) };
-    expect(decisionSealHolds(aliceKey, forged)).toBe(false);
+    expect(answered().sort()).toEqual([["c1", "alice", "alice-1"], ["m1", "mallory", "mallory-1"]]);
+    expect(await readdir(layout.root)).not.toContain("decisions");
   });
 });

@@ -32,7 +32,7 @@ afterEach(async () => {
 
 async function startHost(writes: BoardWrite[], mates: BoardMate[] = []): Promise<BoardHost> {
   const host = new BoardHost({
-    layout, keys: new SpawnKeys(), cwd: dir, piCli: "pi-not-used", env: {}, mates: () => mates,
+    layout, keys: new SpawnKeys(), answer: () => undefined, cwd: dir, piCli: "pi-not-used", env: {}, mates: () => mates,
     tell: () => undefined, escalate: () => undefined, teamModel: () => undefined, note: (t) => notes.push(t), paceMs: 0,
     trail: memoryTrail(writes),
   });

@@ -70,4 +70,17 @@ describe("StreamRecords: the pipe is the identity", () => {
       { kind: "answer", id: "v2", ok: false, text: "task_list: no task nope", error: "not_found" },
     ]);
   });
+
+  it("decided answers a teammate of either transport on its own pipe, and no one once it no longer lives", () => {
+    const { add, records } = streamTeam();
+    const alice = add("alice");
+    const bob = add("bob");
+    const gone = add("carol", false);
+    (alice.member as { transport: string }).transport = "files"; // an intent file's answer takes the same path
+    records.decided(alice.member, "i1", { ok: true, message: "Claimed task t: T.", taskId: "t" });
+    records.decided(gone.member, "i2", { ok: false, reason: "stale_spawn", message: "gone" });
+    expect(alice.down).toEqual([{ kind: "answer", id: "i1", ok: true, text: "Claimed task t: T.", decision: { ok: true, message: "Claimed task t: T.", taskId: "t" } }]);
+    expect(bob.down).toEqual([]);
+    expect(gone.down).toEqual([]);
+  });
 });

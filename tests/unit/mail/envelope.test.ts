@@ -101,7 +101,7 @@ describe("newMessageId", () => {
 });
 
 describe("MessageIdSchema", () => {
-  // Ids name files (claims/<id>.json, decisions/<id>.json): nothing that could leave the dir.
+  // Ids name files (claims/<id>.json, submissions/<id>.json): nothing that could leave the dir.
   it.each(["../../../ESCAPED", "nodir/poison", "..", ".hidden", "a.b", "a\\b", "", "-lead", "a b", "x".repeat(129), "é"])(
     "rejects the path-unsafe id %j",
     (id) => {

@@ -75,7 +75,7 @@ describe("worker bundle", () => {
     expect(notes.join("\n")).toMatch(/load the worker side from src\//);
   });
 
-  it("of this package holds only the worker side: no leader code, no static chokidar, write-file-atomic, execa or simple-git", async () => {
+  it("of this package holds only the worker side: no leader code, no chokidar (a teammate watches nothing), no static write-file-atomic, execa or simple-git", async () => {
     const path = await ensureWorkerBundle(PACKAGE_DIR);
     expect(path).toBeDefined();
     const inputs = Object.keys((await manifestOf(PACKAGE_DIR)).inputs);
@@ -84,6 +84,6 @@ describe("worker bundle", () => {
     const code = await readFile(path!, "utf8");
     const staticImports = [...code.matchAll(/^import [^;]*? from "([^"]+)";$/gm)].map((m) => m[1]);
     expect(staticImports.filter((s) => /^(chokidar|write-file-atomic|execa|simple-git|gray-matter)$/.test(s!))).toEqual([]);
-    expect(code).toContain('await import("chokidar")'); // loaded at the first board decision only
+    expect(code).not.toContain("chokidar"); // the leader's answers come on the pipe: nothing to watch
   });
 });

@@ -5,22 +5,19 @@
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TeamError } from "../../../src/errors.ts";
-import { newSpawnKey, sealDecision, type BoardIntent } from "../../../src/mail/index.ts";
+import { newSpawnKey, type BoardIntent } from "../../../src/mail/index.ts";
 import { boardLayoutAt } from "../../../src/store/index.ts";
 import { registerWorkerBoardTools, type BoardCallDetails } from "../../../src/worker/board-tools.ts";
 import { filesChannel } from "../../../src/worker/channel.ts";
+import { StreamLink } from "../../../src/worker/stream-link.ts";
+import { fakePipePi } from "../../support/fake-pipe.ts";
 import { useTempDirs } from "../store/tmp.ts";
 
 type Execute = (id: string, params: Record<string, unknown>) => Promise<{ content: { text: string }[]; details: unknown }>;
 
 const tempDir = useTempDirs();
-const shutdowns: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const s of shutdowns.splice(0)) await s();
-});
 
 async function setup() {
   const root = await tempDir();
@@ -28,20 +25,14 @@ async function setup() {
   const layout = boardLayoutAt(me.boardDir);
   await mkdir(layout.claimsDir, { recursive: true });
   const tools = new Map<string, Execute>();
-  const pi = {
-    registerTool: (t: { name: string; execute: Execute }) => tools.set(t.name, t.execute),
-    on: (type: string, handler: () => unknown) => (type === "session_shutdown" ? shutdowns.push(handler) : undefined),
-  } as unknown as ExtensionAPI;
-  const key = newSpawnKey();
-  const channel = filesChannel(me, key);
-  shutdowns.push(() => channel.close());
-  registerWorkerBoardTools(pi, channel);
-  return { layout, key, tool: (name: string) => tools.get(name)! };
+  const { pi, leader } = fakePipePi({ registerTool: (t: { name: string; execute: Execute }) => tools.set(t.name, t.execute) });
+  registerWorkerBoardTools(pi, filesChannel(me, newSpawnKey(), new StreamLink(pi)));
+  return { layout, leader, tool: (name: string) => tools.get(name)! };
 }
 
 describe("worker board tools", () => {
   it("returns a rejection as a normal result with its code and message, details { ok: false, reason }", async () => {
-    const { layout, key, tool } = await setup();
+    const { layout, leader, tool } = await setup();
     const call = tool("task_claim")("t", { taskId: "fix-auth" });
     let intent: BoardIntent | undefined;
     while (!intent) {
@@ -50,7 +41,7 @@ describe("worker board tools", () => {
       else await new Promise((r) => setTimeout(r, 10));
     }
     const message = "Task `fix-auth` is blocked by unfinished dependencies: `schema` (pending).";
-    await writeFile(join(layout.decisionsDir, `${intent.id}.json`), JSON.stringify(sealDecision(key, { v: 2, id: intent.id, at: 1, ok: false, reason: "blocked", message, taskId: "fix-auth" })));
+    await leader({ kind: "answer", id: intent.id, ok: false, text: message, decision: { ok: false, reason: "blocked", message, taskId: "fix-auth" } });
     const result = await call;
     expect(result.content[0]!.text).toBe(`task_claim rejected (blocked): ${message}`);
     expect(result.details).toEqual({ ok: false, reason: "blocked", message, taskId: "fix-auth" } satisfies BoardCallDetails);

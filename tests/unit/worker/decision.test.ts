@@ -1,34 +1,32 @@
 /**
- * requestDecision and the worker's decisions watcher: the whole intent is validated before it is
- * published (an intent the leader would set aside is refused at once with the field, the value
- * and the limit); a published intent is sealed with the spawn's key; one watcher serves every
- * call, routing each decision file by its id; a file the leader did not seal for this spawn (a
- * forged or replayed decision) is ignored and the call keeps waiting for the real one.
+ * requestDecision, a file teammate's claim or submission: the whole intent is validated before
+ * it is published (an intent the leader would set aside is refused at once with the field, the
+ * value and the limit); a published intent is sealed with the spawn's key; the leader's decision
+ * comes back on the teammate's own pipe (its stdin, /pi-teams-stream), routed by the intent id,
+ * with no file and no watcher.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TeamError } from "../../../src/errors.ts";
-import { intentSealHolds, newSpawnKey, sealDecision, SpawnKeys, type BoardDecision, type BoardIntent } from "../../../src/mail/index.ts";
+import { intentSealHolds, newSpawnKey, SpawnKeys, type BoardIntent } from "../../../src/mail/index.ts";
+import type { BoardDecision } from "../../../src/mail/stream-wire.ts";
 import { boardLayoutAt, type BoardLayout } from "../../../src/store/index.ts";
 import { requestDecision } from "../../../src/worker/decision.ts";
-import { decisionIdOf, DecisionWatcher } from "../../../src/worker/decision-watch.ts";
+import { StreamLink } from "../../../src/worker/stream-link.ts";
+import { fakePipePi } from "../../support/fake-pipe.ts";
 import { useTempDirs } from "../store/tmp.ts";
 
 const tempDir = useTempDirs();
 const who = { from: "alice", spawnId: "alice-1" } as const;
-const watchers: DecisionWatcher[] = [];
-afterEach(async () => {
-  await Promise.all(watchers.splice(0).map((w) => w.close()));
-});
 
-async function channel(key: Buffer = newSpawnKey()): Promise<{ layout: BoardLayout; key: Buffer; watcher: DecisionWatcher }> {
-  const layout = boardLayoutAt(join(await tempDir(), "board"));
+async function channel(key: Buffer = newSpawnKey()) {
+  const layout: BoardLayout = boardLayoutAt(join(await tempDir(), "board"));
   await mkdir(layout.claimsDir, { recursive: true });
   await mkdir(layout.submissionsDir, { recursive: true });
-  const watcher = new DecisionWatcher({ dir: layout.decisionsDir, key, safetyPollMs: 100 });
-  watchers.push(watcher);
-  return { layout, key, watcher };
+  const fake = fakePipePi();
+  const notes: string[] = [];
+  return { layout, key, link: new StreamLink(fake.pi, (l) => notes.push(l)), leader: fake.leader, sent: fake.sent, notes };
 }
 
 async function refused(intent: Parameters<typeof requestDecision>[1]): Promise<{ error: TeamError; ms: number; published: string[] }> {
@@ -42,17 +40,17 @@ async function refused(intent: Parameters<typeof requestDecision>[1]): Promise<{
   return { error: error as TeamError, ms, published };
 }
 
-/** The intent published in `dir`, once there. */
-async function published(dir: string): Promise<BoardIntent> {
+/** The intents published in `dir`, once there are `count`. */
+async function published(dir: string, count = 1): Promise<BoardIntent[]> {
   for (let i = 0; i < 200; i++) {
     const names = (await readdir(dir)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-    if (names.length > 0) return JSON.parse(await readFile(join(dir, names[0]!), "utf8")) as BoardIntent;
+    if (names.length >= count) return Promise.all(names.map(async (n) => JSON.parse(await readFile(join(dir, n), "utf8")) as BoardIntent));
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`no intent in ${dir}`);
+  throw new Error(`no ${count} intents in ${dir}`);
 }
 
-const answer = (key: Buffer, id: string, message: string): BoardDecision => sealDecision(key, { v: 2, id, at: Date.now(), ok: true, message });
+const accepted = (message: string): BoardDecision => ({ ok: true, message });
 
 describe("requestDecision", () => {
   it("refuses a claim whose task id breaks the intent schema at once, naming field, value and limit", async () => {
@@ -79,76 +77,55 @@ describe("requestDecision", () => {
     expect(names).toEqual([]);
   });
 
-  it("publishes an intent sealed with the spawn's key and returns the leader's sealed answer, removing it", async () => {
+  it("publishes an intent file sealed with the spawn's key and returns the leader's decision from the pipe", async () => {
     const keys = new SpawnKeys();
     const c = await channel(keys.issue("alice", "alice-1"));
     const call = requestDecision(c, { ...who, action: "claim", taskId: "t1" }, 5000);
-    const intent = await published(c.layout.claimsDir);
+    const [intent] = await published(c.layout.claimsDir);
     expect(intent).toMatchObject({ v: 2, from: "alice", spawnId: "alice-1", action: "claim", taskId: "t1" });
     expect(intentSealHolds(keys, intent as unknown as Record<string, unknown>)).toBe(true);
-    await writeFile(join(c.layout.decisionsDir, `${intent.id}.json`), JSON.stringify(answer(c.key, intent.id, "Claimed task t1: T.")));
-    expect(await call).toMatchObject({ ok: true, message: "Claimed task t1: T." });
-    expect(await readdir(c.layout.decisionsDir)).toEqual([]);
+    const decision = { ok: false, reason: "blocked", message: "Task t1 is blocked.", taskId: "t1" } satisfies BoardDecision;
+    await c.leader({ kind: "answer", id: intent!.id, ok: false, text: decision.message, decision });
+    expect(await call).toEqual(decision);
+    expect(c.sent).toEqual([]); // a file teammate's intent does not travel on the pipe, only its answer
   });
 
-  it("ignores a forged or replayed decision in the waiting call's name and keeps waiting for the real one", async () => {
+  it("an answer to another id does not settle the call; the answer to its own does", async () => {
     const c = await channel();
     let settled: BoardDecision | undefined;
     const call = requestDecision(c, { ...who, action: "claim", taskId: "t1" }, 5000).then((d) => (settled = d));
-    const { id } = await published(c.layout.claimsDir);
-    const path = join(c.layout.decisionsDir, `${id}.json`);
-    const forgeries: unknown[] = [
-      { v: 2, id, at: Date.now(), ok: true, message: "FORGED unsealed" },
-      { v: 2, id, at: Date.now(), ok: true, message: "FORGED bad seal", sig: "A".repeat(43) },
-      answer(newSpawnKey(), id, "FORGED another key"),
-      answer(c.key, "an-old-id", "REPLAYED another call's answer"),
-    ];
-    for (const f of forgeries) {
-      await writeFile(path, JSON.stringify(f));
-      await new Promise((r) => setTimeout(r, 250)); // past the 100 ms safety poll
-      expect(settled).toBeUndefined();
-    }
-    expect(c.watcher.waiting).toEqual([id]);
-    await writeFile(path, JSON.stringify(answer(c.key, id, "the real one")));
-    expect((await call).message).toBe("the real one");
+    const [{ id }] = (await published(c.layout.claimsDir)) as [BoardIntent];
+    await c.leader({ kind: "answer", id: "an-old-id", ok: true, text: "REPLAYED", decision: accepted("REPLAYED another call's answer") });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(settled).toBeUndefined();
+    await c.leader({ kind: "answer", id, ok: true, text: "the real one", decision: accepted("the real one") });
+    await call;
+    expect(settled?.message).toBe("the real one");
   });
 
-  it("serves many calls with one watcher, routing each decision by its id", async () => {
+  it("serves many calls at once, routing each answer by its intent id", async () => {
     const c = await channel();
     const calls = ["a", "b", "c"].map((taskId) => requestDecision(c, { ...who, action: "claim", taskId }, 5000));
-    const ids = await (async () => {
-      for (;;) {
-        const names = (await readdir(c.layout.claimsDir)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-        if (names.length === 3) return Promise.all(names.map(async (n) => JSON.parse(await readFile(join(c.layout.claimsDir, n), "utf8")) as BoardIntent));
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
-    for (const i of [...ids].reverse()) await writeFile(join(c.layout.decisionsDir, `${i.id}.json`), JSON.stringify(answer(c.key, i.id, `answer for ${i.taskId}`)));
+    const ids = await published(c.layout.claimsDir, 3);
+    for (const i of [...ids].reverse()) await c.leader({ kind: "answer", id: i.id, ok: true, text: "x", decision: accepted(`answer for ${i.taskId}`) });
     expect((await Promise.all(calls)).map((d) => d.message)).toEqual(["answer for a", "answer for b", "answer for c"]);
-    expect(c.watcher.waiting).toEqual([]);
   });
 
-  it("rejects a waiting call with io_error when the watcher closes (session_shutdown)", async () => {
+  it("reads an answer without a decision (a leader of another build) as an invalid_input rejection with its text", async () => {
     const c = await channel();
-    const call = requestDecision(c, { ...who, action: "claim" }, 5000).catch((e: unknown) => e);
-    await published(c.layout.claimsDir);
-    await c.watcher.close();
-    const error = (await call) as TeamError;
-    expect(error).toBeInstanceOf(TeamError);
-    expect(error.code).toBe("io_error");
-    expect(error.message).toContain("shutting down");
+    const call = requestDecision(c, { ...who, action: "submit", taskId: "t1", status: "failed", result: "r" }, 5000);
+    const [{ id }] = (await published(c.layout.submissionsDir)) as [BoardIntent];
+    await c.leader({ kind: "answer", id, ok: false, text: "no such thing" });
+    expect(await call).toEqual({ ok: false, reason: "invalid_input", message: "no such thing" });
   });
-});
 
-describe("decisionIdOf", () => {
-  it("routes a direct <id>.json child of the decisions dir to its id, nothing else", () => {
-    const dir = "/b/decisions";
-    expect(decisionIdOf(dir, "/b/decisions/m3x9k2-4f1a.json")).toBe("m3x9k2-4f1a");
-    expect(decisionIdOf(dir, "/b/decisions")).toBeUndefined();
-    expect(decisionIdOf(dir, "/b/decisions/.tmp-m3x9k2.json")).toBeUndefined();
-    expect(decisionIdOf(dir, "/b/decisions/sub/m3x9k2.json")).toBeUndefined();
-    expect(decisionIdOf(dir, "/b/other/m3x9k2.json")).toBeUndefined();
-    expect(decisionIdOf(dir, "/b/decisions/m3x9k2.txt")).toBeUndefined();
-    expect(decisionIdOf(dir, "/b/decisions/a.b.json")).toBeUndefined();
+  it("fails with timeout when no answer comes, and with io_error when the intent cannot be published", async () => {
+    const c = await channel();
+    await expect(requestDecision(c, { ...who, action: "claim" }, 50)).rejects.toMatchObject({ code: "timeout" });
+    // A board dir whose claims/ is a file: the intent cannot be published, and nothing waits 5 s.
+    const blocked = { ...c, layout: boardLayoutAt(join(c.layout.root, "odd")) };
+    await mkdir(blocked.layout.root, { recursive: true });
+    await writeFile(blocked.layout.claimsDir, "a file, not a dir");
+    await expect(requestDecision(blocked, { ...who, action: "claim" }, 5000)).rejects.toMatchObject({ code: "io_error" });
   });
 });

@@ -2,28 +2,17 @@
  * The teammate's end of the stream transport on a fake Pi: records go out as custom entries, the
  * leader's answers come in through the /pi-teams-stream command and settle the waiting call.
  */
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { TeamError } from "../../../src/errors.ts";
-import { STREAM_COMMAND, STREAM_ENTRY_TYPE, streamCommandText, type StreamRecord } from "../../../src/mail/stream-wire.ts";
+import { streamCommandText } from "../../../src/mail/stream-wire.ts";
 import { streamChannel } from "../../../src/worker/channel.ts";
 import { StreamLink } from "../../../src/worker/stream-link.ts";
+import { fakePipePi } from "../../support/fake-pipe.ts";
 
+/** The leader's side runs `/pi-teams-stream <json>` lines, as Pi does from the child's stdin. */
 function fakePi() {
-  const sent: StreamRecord[] = [];
-  let command: ((args: string) => Promise<void>) | undefined;
-  const pi = {
-    appendEntry: (type: string, data: StreamRecord) => {
-      expect(type).toBe(STREAM_ENTRY_TYPE);
-      sent.push(data);
-    },
-    registerCommand: (name: string, o: { handler: (args: string) => Promise<void> }) => {
-      expect(name).toBe(STREAM_COMMAND);
-      command = o.handler;
-    },
-  } as unknown as ExtensionAPI;
-  const leader = (text: string) => command!(text.replace(`/${STREAM_COMMAND} `, ""));
-  return { pi, sent, leader };
+  const { pi, sent, prompt } = fakePipePi();
+  return { pi, sent, leader: prompt };
 }
 
 const me = { role: "worker" as const, name: "alice", spawnId: "alice-1", runtimeDir: "/nowhere/rt", boardDir: "/nowhere/board", leaderPid: 1, transport: "stream" as const };
@@ -81,5 +70,19 @@ describe("the stream channel", () => {
     const { pi } = fakePi();
     const link = new StreamLink(pi);
     await expect(link.request({ kind: "board_view", id: "v1" }, 20)).rejects.toMatchObject({ code: "timeout" });
+  });
+
+  it("a call whose request cannot be sent fails at once with that error; an answer after it settles nothing", async () => {
+    const notes: string[] = [];
+    const { pi, leader } = fakePi();
+    const link = new StreamLink(pi, (l) => notes.push(l));
+    const t0 = Date.now();
+    await expect(link.answerTo("i1", () => Promise.reject(new TeamError("io_error", "claims/ is not writable")), 5000)).rejects.toMatchObject({ code: "io_error" });
+    expect(Date.now() - t0).toBeLessThan(1000);
+    await leader(streamCommandText({ kind: "answer", id: "i1", ok: true, text: "late" })); // nobody waits: ignored
+    const again = link.answerTo("i2", () => undefined, 5000);
+    await leader(streamCommandText({ kind: "answer", id: "i2", ok: true, text: "mine" }));
+    expect((await again).text).toBe("mine");
+    expect(notes).toEqual([]);
   });
 });
