@@ -8,6 +8,8 @@ import type { Member } from "../team/member.ts";
 import type { TeammateStatus } from "../team/routing.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import type { CompactionOptions } from "./compactor.ts";
+import type { Spawner } from "../process/index.ts";
+import type { Clock, TeammateFiles } from "./harness-ports.ts";
 
 /** At most this many living teammates per session (R19). */
 export const MAX_LIVING_TEAMMATES = 8;
@@ -103,7 +105,12 @@ export interface LeaderHarnessOptions {
   loopCalls?: number;
   /** Compaction of teammates' contexts (issue 8): the threshold and the feed hook. Default: automatic compaction off. */
   compaction?: CompactionOptions;
-  now?: () => number;
+  /** The clock of every time the harness records and of its heartbeat timer. Default: the system clock. */
+  clock?: Clock;
+  /** Starts a teammate's pi. Default `spawnPiChild`. */
+  spawner?: Spawner;
+  /** Worktrees, launch dirs, inline role files, the worker bundle and the reaper. Default `TEAMMATE_FILES`. */
+  files?: TeammateFiles;
   /**
    * A periodic rescan of the mail dirs, in ms. Default 0 (none): a teammate's finished
    * send_message rescans the file it wrote (src/leader/mail-hints.ts), which catches a missed

@@ -4,7 +4,7 @@ import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
 import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
-import { ensureWorkerBundle } from "../process/worker-bundle.ts";
+import { spawnPiChild } from "../process/index.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 import { LOOP_CALLS } from "../team/model-call-rate.ts";
@@ -17,6 +17,7 @@ import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
 import { teamCompactor, type Compactor } from "./compactor.ts";
+import { SYSTEM_CLOCK, TEAMMATE_FILES } from "./harness-ports.ts";
 import { watchExit } from "./teammate-exit.ts";
 
 export * from "./harness-types.ts";
@@ -48,7 +49,9 @@ export class LeaderHarness implements TeamActivity {
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = {
-      now: Date.now,
+      clock: SYSTEM_CLOCK,
+      spawner: spawnPiChild,
+      files: TEAMMATE_FILES,
       safetyPollMs: 0,
       readyTimeoutMs: 30_000,
       stopGraceMs: 3000,
@@ -75,7 +78,7 @@ export class LeaderHarness implements TeamActivity {
       },
     };
     this.#team = new TeamDriver(this.#o);
-    this.#compactor = teamCompactor(this.#team, this.#o.compaction, this.#o.now);
+    this.#compactor = teamCompactor(this.#team, this.#o.compaction, () => this.#o.clock.now());
   }
 
   /**
@@ -87,7 +90,7 @@ export class LeaderHarness implements TeamActivity {
     await ensurePrivateDir(layout.root);
     this.#lock = await acquireSessionLock(layout.lock, layout.root);
     // In the background (a few ms when fresh, a rebuild ~100 ms): a spawn waits for it.
-    this.#workerBundle = ensureWorkerBundle(this.#o.packageDir, (text) => this.#team.note(text));
+    this.#workerBundle = this.#o.files.ensureWorkerBundle(this.#o.packageDir, (text) => this.#team.note(text));
     for (const dir of [layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
     this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#team.onFileChange(path), {
       safetyPollMs: this.#o.safetyPollMs,
@@ -153,7 +156,7 @@ export class LeaderHarness implements TeamActivity {
         spawning: this.#spawning,
         roles: this.roles,
         discover: () => this.discover(),
-        watchExit: (m) => watchExit(this.#team, this.#o.worktreeLocks, m),
+        watchExit: (m) => watchExit(this.#team, this.#o, m),
         workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
@@ -264,7 +267,7 @@ export class LeaderHarness implements TeamActivity {
   tell(to: { name: string; spawnId: string }, text: string): void {
     const m = this.living(to.name);
     if (!m || m.spawnId !== to.spawnId || m.state.phase === "stopping") return;
-    const record = makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now());
+    const record = makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.clock.now());
     // At once, not queued: the board plans its next notices from this teammate's state (R36).
     this.#team.dispatch(m, { type: "mail", records: [record] });
   }

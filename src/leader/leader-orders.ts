@@ -21,7 +21,7 @@ export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions
   team.peers.reset(m.name, "a leader message"); // W19
   team.newStreak(m); // of model calls (issue 18)
   const id = team.waits.nextMessageId();
-  const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, o.now());
+  const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, o.clock.now());
   let reopened: string | undefined;
   if (req.reopen) {
     m.assign(req.message);

@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { checkExtensions } from "../agents/extensions.ts";
 import { checkToolGrant, PI_BUILTIN_TOOLS } from "../agents/known-tools.ts";
-import { persistDefinition } from "../agents/persist.ts";
 import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
 import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
-import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
-import { removeLaunchDirs, type LaunchPreflight } from "../launch/index.ts";
-import { spawnPiChild } from "../process/index.ts";
+import type { LaunchPreflight } from "../launch/index.ts";
 import { messageSizeProblem } from "../team/limits.ts";
 import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
@@ -99,7 +96,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     resources: req.resources ?? [],
     model: r.choice.model,
     modelLabel: describeModel(r.choice),
-    startedAt: o.now(),
+    startedAt: o.clock.now(),
     log: layout.log(req.name),
     ...team.mail.of(req.name),
   });
@@ -116,7 +113,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists
     await prepare(d, m, r);
   } catch (error) {
-    if (launch?.sandbox) await removeLaunchDirs([launch.sandbox.dir]);
+    if (launch?.sandbox) await o.files.removeLaunchDirs([launch.sandbox.dir]);
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
     m.markClosed();
@@ -144,7 +141,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   m.launchDirs = command.removeAfterClose; // removed when its close has been handled (teammate-exit.ts)
   try {
     const answerUi = o.answerUi;
-    m.proc = await spawnPiChild({
+    m.proc = await o.spawner({
       piCli: o.piCli, args: plan.args, command, cwd: m.cwd(o.cwd), env: command.env, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
       dropSysAdmin: launch.launcher.kind === "local", // a launcher (bwrap as root) may need it itself
       // A stream teammate's pipe is its identity: it gets no spawn key (nor the fd-3 pipe).
@@ -152,10 +149,10 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
       ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
     });
   } catch (error) {
-    await removeLaunchDirs(m.launchDirs.splice(0));
+    await o.files.removeLaunchDirs(m.launchDirs.splice(0));
     team.dispatch(m, { type: "stop_requested" });
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
+    if (m.worktree) await o.files.discardWorktree(m.worktree, { locks: o.worktreeLocks }).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
     m.markClosed();
     throw error;
   }
@@ -163,10 +160,10 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   if (m.state.phase !== "starting") {
     // Shut down (or the session ended) while the process was being started: stop it now.
     await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
-    await reapIncarnation(team, m); // its role's extensions may have started something
+    await reapIncarnation(team, o, m); // its role's extensions may have started something
     team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch(() => undefined);
-    await removeLaunchDirs(m.launchDirs.splice(0));
+    if (m.worktree) await o.files.discardWorktree(m.worktree, { locks: o.worktreeLocks }).catch(() => undefined);
+    await o.files.removeLaunchDirs(m.launchDirs.splice(0));
     m.markClosed();
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }
@@ -182,7 +179,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     answered = true;
     const sent = kickoff ? team.waits.kickoffSent(m) : undefined;
     // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.
-    const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.now())] }] : [];
+    const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.clock.now())] }] : [];
     await team.enqueue(m, () => [...mail, { type: "ready", ...(kickoff ? { kickoff } : {}) }]);
     if (m.status === "stopped") team.waits.releaseKickoff(m); // stopped before ready: no kickoff went out
     const error = await sent;
@@ -260,7 +257,7 @@ async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
   if (r.agent.worktree) {
     await d.o.worktreesReady?.(); // the session-start reclaim must not race this prepare
     const kept = r.predecessor?.kept;
-    const { worktree, reclaimed } = await prepareWorktree({
+    const { worktree, reclaimed } = await d.o.files.prepareWorktree({
       repoCwd: d.o.cwd,
       worktreesRoot: d.o.worktreesRoot,
       name: m.name,
@@ -277,14 +274,14 @@ async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
   }
   try {
     if (r.inline?.persist) {
-      const source = await persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
+      const source = await d.o.files.persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
       m.agent = { ...r.agent, scope: r.inline.persist, gitManaged: r.inline.persist === "project", source };
       d.roles.delete(r.agent.name); // the file defines it now
     } else if (r.inline) {
       d.roles.register(r.agent);
     }
   } catch (error) {
-    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => d.team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
+    if (m.worktree) await d.o.files.discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => d.team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
     m.worktree = undefined;
     throw error;
   }

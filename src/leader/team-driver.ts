@@ -55,16 +55,16 @@ export class TeamDriver implements TeamActivity {
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
-    this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.now, () => {
+    this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.clock, () => {
       for (const m of this.members.values()) void this.enqueue(m, () => [{ type: "tick" }]);
     });
-    this.#roster = new RosterWriter(options.layout.roster, options.now);
+    this.#roster = new RosterWriter(options.layout.roster, () => options.clock.now());
     this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
     this.#effects = new TeamEffects(options, this, (change) => this.#changed(change));
-    this.peers = new PeerCap({ now: options.now, note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() }, options.peerPairCap);
+    this.peers = new PeerCap({ now: () => options.clock.now(), note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() }, options.peerPairCap);
     this.stream = new StreamRecords({
       keys: this.keys,
-      now: options.now,
+      now: () => options.clock.now(),
       living: (name) => this.living(name),
       livingNames: () => [...this.members.values()].filter((m) => m.living).map((m) => m.name),
       enqueue: (m, job) => void this.enqueue(m, job),
@@ -135,7 +135,7 @@ export class TeamDriver implements TeamActivity {
   /** Applies one event to the core and carries out its effects. */
   dispatch(m: Member, event: TeammateEvent): void {
     const before = m.state.phase;
-    const step = transition(m.state, event, this.#o.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
+    const step = transition(m.state, event, this.#o.clock.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
     m.state = step.state;
     for (const effect of step.effects) this.#effects.execute(m, effect);
     if (m.state.phase === "stopping" || m.state.phase === "stopped") this.waits.releaseKickoff(m);
@@ -189,7 +189,7 @@ export class TeamDriver implements TeamActivity {
     if (this.#o.loopCalls === 0) return;
     let rate = this.#calls.get(m);
     if (!rate) this.#calls.set(m, (rate = new ModelCallRate({ calls: this.#o.loopCalls })));
-    const streak = rate.call(this.#o.now());
+    const streak = rate.call(this.#o.clock.now());
     if (!streak) return;
     this.note(`model-call rate: ${streak.calls} calls in ${streak.spanMs} ms with no report or board step (${streak.total} in the streak); the leader is told (${LOOP_EVENT})`, m);
     this.event(LOOP_EVENT, m.name, loopEventText(m.name, streak));
@@ -244,6 +244,6 @@ export class TeamDriver implements TeamActivity {
 
   /** Records a console note, for `m` when given. */
   note(text: string, m?: Member): void {
-    this.#o.note?.({ at: this.#o.now(), text, ...(m ? { teammate: m.name } : {}) });
+    this.#o.note?.({ at: this.#o.clock.now(), text, ...(m ? { teammate: m.name } : {}) });
   }
 }

@@ -71,7 +71,7 @@ export class TeamEffects {
         void this.#queue(m, e.record).finally(() => host.waits.route(e.id, "queued"));
         break;
       case "mail_delivered":
-        this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
+        this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.clock.now() });
         break;
       case "write_roster":
         void host.writeRoster();

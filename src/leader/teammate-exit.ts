@@ -1,8 +1,7 @@
-import { removeLaunchDirs } from "../launch/index.ts";
-import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
-import { reapMarked, reapNote } from "../reap/index.ts";
+import { reapNote } from "../reap/index.ts";
 import { ENV } from "../team/identity.ts";
 import type { Member } from "../team/member.ts";
+import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
@@ -11,17 +10,17 @@ import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report
  * while it drains its outbox and closes it on its queue, then keeps its worktree's work and removes
  * the dirs its launch made; `m.closed` resolves after all of that. Returns at once.
  */
-export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): void {
+export function watchExit(team: TeamDriver, o: ResolvedHarnessOptions, m: Member): void {
   const proc = m.proc!;
   // Before the worktree capture: a leftover process could still be writing into it.
-  const reaped = proc.exited.then(() => reapIncarnation(team, m));
+  const reaped = proc.exited.then(() => reapIncarnation(team, o, m));
   void proc.exited.then((exit) => team.enqueue(m, async () => {
     for (const dispose of m.disposers.splice(0)) dispose();
     team.stream.forget(m); // its pipe is closed: no record of this incarnation can come again
     const records = await team.mail.read(m.outbox); // a last report before the end still counts
     return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
-  })).then(() => reaped).then(() => keepWorktree(team, locks, m))
-    .then(() => removeLaunchDirs(m.launchDirs.splice(0)))
+  })).then(() => reaped).then(() => keepWorktree(team, o, m))
+    .then(() => o.files.removeLaunchDirs(m.launchDirs.splice(0)))
     .then((problem) => problem && team.note(problem, m))
     .finally(() => m.markClosed());
 }
@@ -32,9 +31,9 @@ export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): vo
  * `nohup`, `setsid` or double-forked commands; the whole tree after a SIGKILL), and notes it. Never
  * throws.
  */
-export async function reapIncarnation(team: TeamDriver, m: Member): Promise<void> {
+export async function reapIncarnation(team: TeamDriver, o: ResolvedHarnessOptions, m: Member): Promise<void> {
   try {
-    const text = reapNote(await reapMarked([{ key: ENV.spawnId, value: m.spawnId }]), `@${m.name} (spawn ${m.spawnId})`);
+    const text = reapNote(await o.files.reapMarked([{ key: ENV.spawnId, value: m.spawnId }]), `@${m.name} (spawn ${m.spawnId})`);
     if (text) team.note(text, m);
   } catch (error) {
     team.note(`could not look for processes @${m.name} left running: ${error instanceof Error ? error.message : String(error)}`, m);
@@ -49,10 +48,10 @@ export async function reapIncarnation(team: TeamDriver, m: Member): Promise<void
  * branches, a capture commit, a dir left in place), with the capture's notes; a worktree with
  * nothing at all loses its empty branch (a note only). See src/leader/worktree-report.ts. Never throws.
  */
-async function keepWorktree(team: TeamDriver, locks: WorktreeLocks, m: Member): Promise<void> {
+async function keepWorktree(team: TeamDriver, o: ResolvedHarnessOptions, m: Member): Promise<void> {
   if (!m.worktree) return;
   try {
-    const cap = await captureWorktree(m.worktree, { locks });
+    const cap = await o.files.captureWorktree(m.worktree, { locks: o.worktreeLocks });
     if (cap.kept) m.kept = { name: cap.branch, base: cap.base };
     if (!cap.removed) m.leftAt = m.worktree.dir;
     team.note(captureNote(cap), m);
