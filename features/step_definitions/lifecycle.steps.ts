@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { makeInboxRecord, type OutboxRecord } from "../../src/mail/index.ts";
-import { initialState, transition, type TeammateEffect, type TeammateEvent, type TeammateState } from "../../src/team/lifecycle.ts";
+import type { Worktree } from "../../src/isolation/index.ts";
+import { initialState, occupies, statusOf, transition, type TeammateEffect, type TeammateEvent, type TeammateState } from "../../src/team/lifecycle.ts";
 
 const SPAWN = "11111111-1111-4111-8111-111111111111";
+const WORKTREE = { name: "alice", spawnId: SPAWN, dir: "/wt/alice", cwd: "/wt/alice", branch: "pi-team/alice-11111111", base: "abc" } as Worktree;
 
 interface Life {
   state: TeammateState;
@@ -26,7 +28,7 @@ function apply(l: Life, e: TeammateEvent): void {
 }
 
 function inFlight(l: Life) {
-  return l.state.phase === "stopped" ? undefined : l.state.life.sending;
+  return !("life" in l.state) ? undefined : l.state.life.sending;
 }
 
 function accept(l: Life): void {
@@ -96,7 +98,34 @@ Then("nothing is in flight", function () {
 });
 
 Then("the teammate is stopped as requested", function () {
-  assert.ok(life(this).state.phase === "stopped" && (life(this).state as { requested: boolean }).requested);
+  const s = life(this).state;
+  assert.ok(!occupies(s) && statusOf(s) === "stopped" && "requested" in s && s.requested);
+});
+
+Given("a starting teammate with its worktree made", function () {
+  apply(life(this), { type: "acquired", holdings: { worktree: WORKTREE } });
+});
+
+When("its spawn gives up", function () {
+  apply(life(this), { type: "spawn_failed" });
+});
+
+When("its holdings are released", function () {
+  apply(life(this), { type: "captured" });
+});
+
+Then("its worktree is to be {word}", function (how: string) {
+  const release = life(this).effects.filter((e) => e.type === "release");
+  assert.equal(release.length, 1);
+  assert.equal(release[0]?.type === "release" ? release[0].worktree?.how : undefined, how === "captured" ? "capture" : "discard");
+});
+
+Then("what it holds is to be released", function () {
+  assert.equal(life(this).effects.filter((e) => e.type === "release").length, 1);
+});
+
+Then("the teammate is stopped for good", function () {
+  assert.equal(life(this).state.phase, "stopped");
 });
 
 /** The leader events among the effects: a crash is worded by the shell (`crash_event`), the rest here. */

@@ -5,6 +5,7 @@ import type { RpcEvent, RpcUiDialogRequest, UiAnswer } from "../process/index.ts
 import type { RuntimeLayout } from "../store/index.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
+import type { HeldClaim } from "../team/prompts.ts";
 import type { TeammateStatus } from "../team/routing.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import type { CompactionOptions } from "./compactor.ts";
@@ -89,6 +90,8 @@ export interface LeaderHarnessOptions {
   onReopen?: (m: Member) => string | undefined;
   /** A spawn ended, started or failed (it counted as team work while in flight). */
   onSpawnEnded?: () => void;
+  /** The board tasks `m` holds, read when it goes away, named for a successor (R16). */
+  heldClaims?: (m: Member) => HeldClaim[];
   /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
   openClaim?: (m: Member) => string | undefined;
   /** Resolves once the session-start reclaim of leftover worktrees is done; a worktree spawn waits for it. */
@@ -124,7 +127,7 @@ export interface LeaderHarnessOptions {
 }
 
 /** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "answerUi" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady" | "streamBoard";
+export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "answerUi" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "heldClaims" | "worktreesReady" | "streamBoard";
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {

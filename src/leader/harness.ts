@@ -122,6 +122,11 @@ export class LeaderHarness implements TeamActivity {
     return [...this.#spawning];
   }
 
+  /** Resolves once every event queued for `m` so far has been applied (its queue is drained). */
+  settled(m: Member): Promise<void> {
+    return this.#team.drained(m);
+  }
+
   /** See `TeamDriver#busy`: a teammate starting or working, a prompt or a queued step in flight. */
   busy(): boolean {
     return this.#team.busy();
@@ -156,7 +161,7 @@ export class LeaderHarness implements TeamActivity {
         spawning: this.#spawning,
         roles: this.roles,
         discover: () => this.discover(),
-        watchExit: (m) => watchExit(this.#team, this.#o, m),
+        watchExit: (m) => watchExit(this.#team, m),
         workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
@@ -242,8 +247,9 @@ export class LeaderHarness implements TeamActivity {
     if (this.#team.phase !== "open") return;
     this.#team.phase = "closing";
     const living = this.members().filter((m) => m.living);
-    for (const m of living) if (m.state.phase !== "stopping") this.#team.dispatch(m, { type: "stop_requested" });
-    await Promise.all(living.map(async (m) => {
+    for (const m of living) if (m.state.phase !== "stopping") this.#team.stop(m);
+    const ending = this.members().filter((m) => m.state.phase !== "stopped"); // a crashed one may still be releasing
+    await Promise.all(ending.map(async (m) => {
       await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
       await m.closed;
     }));

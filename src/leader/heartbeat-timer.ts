@@ -1,4 +1,5 @@
 import { nextDue } from "../team/heartbeat.ts";
+import { isActive } from "../team/lifecycle-state.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
 import type { Clock } from "./harness-ports.ts";
@@ -32,7 +33,7 @@ export class HeartbeatTimer {
     let due = Number.POSITIVE_INFINITY;
     for (const m of members) {
       const s = m.state;
-      if (s.phase !== "working" && s.phase !== "starting") continue;
+      if (!("life" in s) || !isActive(s.phase)) continue;
       const at = nextDue(s.life.activity, this.#config);
       if (at !== undefined) due = Math.min(due, at);
     }

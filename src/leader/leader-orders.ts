@@ -23,10 +23,7 @@ export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions
   const id = team.waits.nextMessageId();
   const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, o.clock.now());
   let reopened: string | undefined;
-  if (req.reopen) {
-    m.assign(req.message);
-    team.hook(() => (reopened = o.onReopen?.(m)), m);
-  }
+  if (req.reopen) team.hook(() => (reopened = o.onReopen?.(m)), m);
   const result = team.waits.leaderResult(m, id);
   void team.enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
   const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
@@ -41,7 +38,7 @@ export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions
  */
 export async function shutdownTeammate(team: TeamDriver, o: ResolvedHarnessOptions, name: string): Promise<{ name: string; exit: string }> {
   const m = livingOrRefuse(team, name, `teammate_shutdown: name "${name}"`);
-  team.dispatch(m, { type: "stop_requested" }); // at once, not queued: no close may pass for a crash (L22)
+  team.stop(m); // at once, not queued: no close may pass for a crash (L22)
   const exit = await m.proc?.stop({ graceMs: o.stopGraceMs, termGraceMs: o.stopGraceMs });
   await m.closed;
   return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };

@@ -1,8 +1,9 @@
 import { basename } from "node:path";
 import { SpawnKeys, type RosterFile } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
-import { transition, type TeammateEvent } from "../team/lifecycle.ts";
+import { isBusy, occupies, transition, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
+import type { HeldClaim } from "../team/prompts.ts";
 import { LOOP_EVENT, loopEventText, ModelCallRate } from "../team/model-call-rate.ts";
 import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
@@ -50,6 +51,8 @@ export class TeamDriver implements TeamActivity {
   readonly stream: StreamRecords;
   /** The peer-pair cap (W19): every peer record is judged here before delivery. */
   readonly peers: PeerCap;
+  /** Per incarnation, the tail of its event queue: every event of it is applied in order. */
+  readonly #queues = new WeakMap<Member, Promise<void>>();
   /** Per incarnation, its model calls since its last report or board step (issue 18); none when `loopCalls` is 0. */
   readonly #calls = new WeakMap<Member, ModelCallRate>();
 
@@ -83,7 +86,7 @@ export class TeamDriver implements TeamActivity {
    * failed wake does not count: nothing would ever end the wait.
    */
   busy(): boolean {
-    return this.#inFlight > 0 || [...this.members.values()].some((m) => m.state.phase === "starting" || m.state.phase === "working" || m.sending || m.compacting);
+    return this.#inFlight > 0 || [...this.members.values()].some((m) => isBusy(m.state));
   }
 
   /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
@@ -121,7 +124,7 @@ export class TeamDriver implements TeamActivity {
    */
   enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void> {
     this.#inFlight += 1;
-    m.queue = m.queue.then(async () => {
+    const tail = (this.#queues.get(m) ?? Promise.resolve()).then(async () => {
       if (this.phase === "closed") return;
       for (const event of await job()) this.dispatch(m, event);
     }).catch((error: unknown) => this.note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m))
@@ -129,7 +132,36 @@ export class TeamDriver implements TeamActivity {
         this.#inFlight -= 1;
         this.#changed("status");
       });
-    return m.queue;
+    this.#queues.set(m, tail);
+    return tail;
+  }
+
+  /** Resolves once every event queued for `m` so far has been applied (tests, the spawn). */
+  drained(m: Member): Promise<void> {
+    return this.#queues.get(m) ?? Promise.resolve();
+  }
+
+  /** The board tasks `m` holds now, for a successor (R16); none when the board says nothing. */
+  heldClaims(m: Member): HeldClaim[] {
+    try {
+      return this.#o.heldClaims?.(m) ?? [];
+    } catch {
+      return []; // a board hook must not stop a stop
+    }
+  }
+
+  /** Asks `m` to stop (R21, L22), at once, with the board tasks it holds now. */
+  stop(m: Member): void {
+    this.dispatch(m, { type: "stop_requested", claims: this.heldClaims(m) });
+  }
+
+  /**
+   * `m`'s spawn gave up before its child was watched: the lifecycle releases exactly what it
+   * acquired (`spawn_failed`). Resolves once that is done (`m.closed`).
+   */
+  async giveUp(m: Member): Promise<void> {
+    this.dispatch(m, { type: "spawn_failed" });
+    await m.closed;
   }
 
   /** Applies one event to the core and carries out its effects. */
@@ -138,8 +170,8 @@ export class TeamDriver implements TeamActivity {
     const step = transition(m.state, event, this.#o.clock.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
     m.state = step.state;
     for (const effect of step.effects) this.#effects.execute(m, effect);
-    if (m.state.phase === "stopping" || m.state.phase === "stopped") this.waits.releaseKickoff(m);
-    if (m.state.phase === "stopped" && before !== "stopped") this.waits.releaseLeader(m);
+    if (m.state.phase === "stopping" || !occupies(m.state)) this.waits.releaseKickoff(m);
+    if (!occupies(m.state) && before !== "stopped" && before !== "capturing") this.waits.releaseLeader(m);
     if (event.type !== "output" || m.state.phase !== before) this.#changed("status");
     if (this.phase === "open") this.#heartbeat.arm(this.members.values());
   }

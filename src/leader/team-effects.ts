@@ -6,6 +6,7 @@ import { crashText, reportText } from "../team/prompts.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange } from "./headless.ts";
 import type { SendWaits } from "./send-waits.ts";
+import { releaseHoldings } from "./teammate-exit.ts";
 
 /** What carrying out an effect needs of the `TeamDriver` that owns the executor. */
 export interface EffectHost {
@@ -48,7 +49,6 @@ export class TeamEffects {
         this.#send(m, e);
         break;
       case "deliver_report":
-        m.noteReport(e.record.status, e.record.body);
         this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
         this.#changed("delivery");
         break;
@@ -56,9 +56,9 @@ export class TeamEffects {
         host.event(e.event.type, m.name, e.event.body);
         break;
       case "crash_event": {
-        // `board_gone` ran just before: `claimsAtStop` names what the crash released.
+        // `claims` names what the crash released (the `board_gone` just before).
         const { name, agent, log } = m.facts;
-        host.event("teammate_crashed", m.name, crashText({ name, agent, log, how: e.how, undelivered: e.undelivered, stderrTail: e.stderrTail, claims: m.claimsAtStop }));
+        host.event("teammate_crashed", m.name, crashText({ name, agent, log, how: e.how, undelivered: e.undelivered, stderrTail: e.stderrTail, claims: [...e.claims] }));
         break;
       }
       case "health":
@@ -84,6 +84,10 @@ export class TeamEffects {
         break;
       case "stop_process":
         void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
+        break;
+      case "release":
+        // `closed` resolves once `stopped`, or at once when the session has ended meanwhile (L29).
+        void releaseHoldings(host, this.#o, m, e).then((captured) => host.enqueue(m, () => [{ type: "captured", ...captured }])).finally(() => m.markClosed());
         break;
       case "note":
         host.note(e.text, m);

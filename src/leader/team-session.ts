@@ -6,6 +6,7 @@ import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../team/identity.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
+import { isActive } from "../team/lifecycle-state.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
 import { resolveLoopCalls } from "../team/model-call-rate.ts";
 import { resolvePeerPairCap } from "../team/peer-pairs.ts";
@@ -140,10 +141,10 @@ export class TeamSession {
       onIdle: () => this.board.offerWork(),
       onGone: (m, reason) => {
         this.#boardCalls.forget(m);
-        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject, ...(t.state.status === "superseded" ? { superseded: true } : {}) }));
         this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
       },
       holdings: (m) => holdingsOf(this.board.board, m),
+      heldClaims: (m) => heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject, ...(t.state.status === "superseded" ? { superseded: true } : {}) })),
       streamBoard: {
         intent: (m, ask) => this.board.decideFromPipe({ ...ask, from: m.name, spawnId: m.spawnId }),
         view: (m, ask) => {
@@ -247,7 +248,7 @@ export class TeamSession {
 
   /** Rows of the starting and working teammates only: the widget reads them on every render. */
   workingRows(): TeammateRow[] {
-    const working = this.harness.members().filter((m) => m.status === "starting" || m.status === "working");
+    const working = this.harness.members().filter((m) => isActive(m.status));
     return working.map((m) => teammateRow({ feed: this.feed, board: this.board.board }, m));
   }
 

@@ -78,6 +78,7 @@ async function world(o: WorldOptions = {}) {
   const deliveries: LeaderDelivery[] = [];
   const mail: MailDelivery[] = [];
   const notes: string[] = [];
+  const rpc = { events: 0 };
   const harness = new LeaderHarness({
     cwd,
     layout: runtimeLayout(agentDir, "unit"),
@@ -92,6 +93,7 @@ async function world(o: WorldOptions = {}) {
     deliver: (d) => deliveries.push(d),
     mailDelivered: (e) => mail.push(e),
     note: (n) => notes.push(n.text),
+    onRpcEvent: () => (rpc.events += 1),
     clock,
     spawner: fake.spawner,
     files: {
@@ -121,7 +123,7 @@ async function world(o: WorldOptions = {}) {
         resolve();
       });
     });
-  return { root, cwd, git, worktreesRoot, clock, fake, harness, deliveries, mail, notes, when };
+  return { root, cwd, git, worktreesRoot, clock, fake, harness, deliveries, mail, notes, rpc, when };
 }
 
 type World = Awaited<ReturnType<typeof world>>;
@@ -183,9 +185,8 @@ describe("LeaderHarness on fake ports: the event queue", () => {
     pi.emit({ type: "agent_start" });
     pi.emit({ type: "agent_settled", aborted: false });
     pi.emit({ type: "agent_start" }); // a sync step queued behind the async outbox read of the settle
-    await w.when(() => m.state.phase === "working" && m.state.life.activity.lastOutputAt > 0, "the events to be read");
-    await new Promise((resolve) => setImmediate(resolve));
-    await m.queue;
+    await w.when(() => w.rpc.events === 3, "the events to be read");
+    await w.harness.settled(m);
     expect(m.status).toBe("working");
   });
 
@@ -198,7 +199,7 @@ describe("LeaderHarness on fake ports: the event queue", () => {
     expect(String(steer.message)).toContain("first");
 
     w.harness.tell({ name: "ada", spawnId: m.spawnId }, "second");
-    await m.queue;
+    await w.harness.settled(m);
     expect(prompts(pi)).toHaveLength(2); // the kickoff and the first steer: one send at a time
     expect(m.pendingMail.map((r) => r.body)).toEqual(["second"]);
 

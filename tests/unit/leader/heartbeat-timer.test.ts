@@ -10,7 +10,7 @@ const SPAWN = "11111111-1111-4111-8111-111111111111";
 /** Only `state` is read by the timer. */
 function member(phase: "idle" | "working", lastOutputAt = 0): Member {
   const start = initialState(SPAWN, lastOutputAt);
-  const life = start.phase === "stopped" ? undefined : start.life;
+  const life = !("life" in start) ? undefined : start.life;
   const state = (phase === "working" ? { phase, life, runError: undefined } : { phase, life }) as TeammateState;
   return { state } as Member;
 }
