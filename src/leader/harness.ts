@@ -17,10 +17,12 @@ import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
 import { teamCompactor, type Compactor } from "./compactor.ts";
+import type { HarnessSignalType, SignalListener } from "./harness-signals.ts";
 import { SYSTEM_CLOCK, TEAMMATE_FILES } from "./harness-ports.ts";
 import { watchExit } from "./teammate-exit.ts";
 
 export * from "./harness-types.ts";
+export type { HarnessSignal, HarnessSignalType, SignalListener } from "./harness-signals.ts";
 
 /**
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns
@@ -52,6 +54,7 @@ export class LeaderHarness implements TeamActivity {
       clock: SYSTEM_CLOCK,
       spawner: spawnPiChild,
       files: TEAMMATE_FILES,
+      board: {},
       safetyPollMs: 0,
       readyTimeoutMs: 30_000,
       stopGraceMs: 3000,
@@ -65,20 +68,27 @@ export class LeaderHarness implements TeamActivity {
       peerPairCap: PEER_PAIR_CAP,
       loopCalls: LOOP_CALLS,
       ...options,
-      // The compactor hears of terminal reports, and of quiet idles before the board offers work.
-      deliver: (d) => {
-        if (d.kind === "report") this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
-        if (d.kind === "report") this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
-        if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
-        options.deliver(d);
-      },
-      onIdle: (m) => {
-        this.#compactor.idle(m);
-        options.onIdle?.(m);
-      },
     };
     this.#team = new TeamDriver(this.#o);
     this.#compactor = teamCompactor(this.#team, this.#o.compaction, () => this.#o.clock.now());
+    // First listeners, before any of the session's: the compactor hears of terminal reports,
+    // and of quiet idles before the board offers work.
+    this.on("delivery", ({ delivery: d }) => {
+      if (d.kind !== "report") return;
+      this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
+      this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
+      if (d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
+    });
+    this.on("idle", ({ member }) => this.#compactor.idle(member));
+  }
+
+  /**
+   * Calls `listener` for every later signal of `type` (src/leader/harness-signals.ts): leader
+   * deliveries, notes, mail written into a child, RPC events, lifelines, idle and gone
+   * teammates, ended spawns, activity changes. Returns the unsubscribe.
+   */
+  on<K extends HarnessSignalType>(type: K, listener: SignalListener<K>): () => void {
+    return this.#team.signals.on(type, listener);
   }
 
   /**
@@ -132,9 +142,9 @@ export class LeaderHarness implements TeamActivity {
     return this.#team.busy();
   }
 
-  /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
+  /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`): the `activity` signal. Returns the unsubscribe. */
   subscribe(listener: (change: ActivityChange) => void): () => void {
-    return this.#team.subscribe(listener);
+    return this.on("activity", ({ change }) => listener(change));
   }
 
   /**
@@ -165,7 +175,7 @@ export class LeaderHarness implements TeamActivity {
         workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
-      this.#team.hook(() => this.#o.onSpawnEnded?.());
+      this.#team.signals.emit({ type: "spawn_ended" });
     }
   }
 

@@ -134,7 +134,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     const command = teammateLaunch(o, m, launch, plan, r.extensions);
     // Its launch dirs are removed when its close has been handled (the `release` effect).
     team.dispatch(m, { type: "acquired", holdings: { transport: command.transport, launchDirs: command.removeAfterClose } });
-    const answerUi = o.answerUi;
+    const answerUi = o.board.answerUi;
     const started = await o.spawner({
       piCli: o.piCli, args: plan.args, command, cwd: m.cwd(o.cwd), env: command.env, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
       dropSysAdmin: launch.launcher.kind === "local", // a launcher (bwrap as root) may need it itself
@@ -245,7 +245,7 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
  */
 async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
   if (r.agent.worktree) {
-    await d.o.worktreesReady?.(); // the session-start reclaim must not race this prepare
+    await d.o.board.worktreesReady?.(); // the session-start reclaim must not race this prepare
     const kept = r.predecessor?.kept;
     const { worktree, reclaimed } = await d.o.files.prepareWorktree({
       repoCwd: d.o.cwd,

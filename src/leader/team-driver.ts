@@ -9,6 +9,7 @@ import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
+import { HarnessSignals } from "./harness-signals.ts";
 import { HeartbeatTimer } from "./heartbeat-timer.ts";
 import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
@@ -41,7 +42,8 @@ export class TeamDriver implements TeamActivity {
   /** The leader sends and kickoffs waiting for an effect's answer. */
   readonly waits = new SendWaits();
   readonly #effects: TeamEffects;
-  readonly #listeners = new Set<(change: ActivityChange) => void>();
+  /** What the harness tells the outside (src/leader/harness-signals.ts). */
+  readonly signals: HarnessSignals;
   /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
   #inFlight = 0;
   readonly #heartbeat: HeartbeatTimer;
@@ -58,6 +60,7 @@ export class TeamDriver implements TeamActivity {
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
+    this.signals = new HarnessSignals((type, error) => this.note(`${type} listener failed: ${error instanceof Error ? error.message : String(error)}`));
     this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.clock, () => {
       for (const m of this.members.values()) void this.enqueue(m, () => [{ type: "tick" }]);
     });
@@ -72,7 +75,7 @@ export class TeamDriver implements TeamActivity {
       livingNames: () => [...this.members.values()].filter((m) => m.living).map((m) => m.name),
       enqueue: (m, job) => void this.enqueue(m, job),
       note: (text, m) => this.note(text, m),
-      board: () => options.streamBoard,
+      board: () => options.board.streamBoard,
       peerMail: (from, to, id) => this.peers.judge(from.name, to.name, id),
     });
   }
@@ -91,8 +94,7 @@ export class TeamDriver implements TeamActivity {
 
   /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
   subscribe(listener: (change: ActivityChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.signals.on("activity", ({ change }) => listener(change));
   }
 
   /** The living teammate of that name (case-insensitive), if any. */
@@ -113,7 +115,7 @@ export class TeamDriver implements TeamActivity {
    */
   event(type: string, teammate: string, body: string): void {
     if (this.phase !== "open") return;
-    this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
+    this.signals.emit({ type: "delivery", delivery: { kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) } });
     this.#changed("delivery");
   }
 
@@ -144,7 +146,7 @@ export class TeamDriver implements TeamActivity {
   /** The board tasks `m` holds now, for a successor (R16); none when the board says nothing. */
   heldClaims(m: Member): HeldClaim[] {
     try {
-      return this.#o.heldClaims?.(m) ?? [];
+      return this.#o.board.heldClaims?.(m) ?? [];
     } catch {
       return []; // a board hook must not stop a stop
     }
@@ -196,7 +198,7 @@ export class TeamDriver implements TeamActivity {
    * drained first, with the board task it still owes a submission for (L31).
    */
   onRpcEvent(m: Member, event: RpcEvent): void {
-    this.hook(() => this.#o.onRpcEvent?.(m, event), m);
+    this.signals.emit({ type: "rpc_event", member: m, event });
     if (event.type === "message_end" && event.message.role === "assistant") this.#modelCall(m);
     for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
     const events = eventsFromRpc(event);
@@ -208,7 +210,7 @@ export class TeamDriver implements TeamActivity {
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
     void this.enqueue(m, async () => {
       const records = await this.mail.read(m.outbox);
-      const claim = this.#o.openClaim?.(m);
+      const claim = this.hook(() => this.#o.board.openClaim?.(m), m);
       return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
     });
   }
@@ -232,23 +234,18 @@ export class TeamDriver implements TeamActivity {
     this.#calls.get(m)?.reset();
   }
 
-  /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
-  hook(call: () => void, m?: Member): void {
+  /** Asks the board port; a throw is noted, never propagated into the harness, and answers undefined. */
+  hook<T>(call: () => T, m?: Member): T | undefined {
     try {
-      call();
+      return call();
     } catch (error) {
       this.note(`board hook failed: ${error instanceof Error ? error.message : String(error)}`, m);
+      return undefined;
     }
   }
 
   #changed(change: ActivityChange): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.note(`listener failed: ${String(error)}`);
-      }
-    }
+    this.signals.emit({ type: "activity", change });
   }
 
   /**
@@ -259,7 +256,7 @@ export class TeamDriver implements TeamActivity {
     if (this.phase === "closed" || (this.phase === "closing" && [...this.members.values()].every((m) => !m.living))) return this.#rosterWrites;
     const holdings = (m: Member) => {
       try {
-        return this.#o.holdings?.(m) ?? [];
+        return this.#o.board.holdings?.(m) ?? [];
       } catch {
         return []; // a board hook must not stop the roster
       }
@@ -276,6 +273,6 @@ export class TeamDriver implements TeamActivity {
 
   /** Records a console note, for `m` when given. */
   note(text: string, m?: Member): void {
-    this.#o.note?.({ at: this.#o.clock.now(), text, ...(m ? { teammate: m.name } : {}) });
+    this.signals.emit({ type: "note", note: { at: this.#o.clock.now(), text, ...(m ? { teammate: m.name } : {}) } });
   }
 }

@@ -90,10 +90,6 @@ async function world(o: WorldOptions = {}) {
     trusted: () => true,
     leaderModel: () => undefined,
     worktreesRoot,
-    deliver: (d) => deliveries.push(d),
-    mailDelivered: (e) => mail.push(e),
-    note: (n) => notes.push(n.text),
-    onRpcEvent: () => (rpc.events += 1),
     clock,
     spawner: fake.spawner,
     files: {
@@ -106,6 +102,10 @@ async function world(o: WorldOptions = {}) {
     ...(o.heartbeat ? { heartbeat: o.heartbeat } : {}),
     stopGraceMs: 50,
   });
+  harness.on("delivery", ({ delivery }) => deliveries.push(delivery));
+  harness.on("mail_delivered", ({ delivery }) => mail.push(delivery));
+  harness.on("note", ({ note }) => notes.push(note.text));
+  harness.on("rpc_event", () => (rpc.events += 1));
   await harness.start();
   closing.push(() => harness.close());
   /** Resolves once `done()` holds after a harness step (checked at once too). */
@@ -211,6 +211,26 @@ describe("LeaderHarness on fake ports: the event queue", () => {
     expect(w.mail.map((d) => [d.via, d.records.map((r) => r.body)])).toEqual([["steer", ["first"]], ["steer", ["second"]]]);
     expect(m.pendingMail).toEqual([]);
     expect(m.status).toBe("working");
+  });
+});
+
+describe("LeaderHarness on fake ports: its signals", () => {
+  it("tells each signal in order; a throwing listener is noted and changes nothing else", async () => {
+    const w = await world();
+    const seen: string[] = [];
+    w.harness.on("idle", ({ member }) => seen.push(`idle ${member.name}`));
+    w.harness.on("idle", () => {
+      throw new Error("boom");
+    });
+    w.harness.on("gone", ({ member, reason }) => seen.push(`gone ${member.name} ${reason} ${member.proc?.running ? "running" : "ended"}`));
+    w.harness.on("lifeline", ({ text }) => seen.push(text));
+    w.harness.on("spawn_ended", () => seen.push("spawn ended"));
+    const { m } = await idleTeammate(w, "ada");
+    expect(w.notes).toContain("idle listener failed: boom");
+    await w.harness.shutdown("ada");
+    // The board hears `gone` before the child is signalled (R21).
+    expect(seen).toEqual(["idle ada", "spawn ended", "gone ada shutdown running", "Teammate @ada shut down."]);
+    expect(m.status).toBe("stopped");
   });
 });
 
