@@ -35,7 +35,7 @@ export interface MailDelivery {
   at: number;
 }
 
-/** Wiring of a `LeaderHarness`. Production values are set in src/extension.ts. */
+/** The resolved config and ports of a `LeaderHarness`. Production values are set in src/leader/team-session.ts. */
 export interface LeaderHarnessOptions {
   cwd: string;
   layout: RuntimeLayout;

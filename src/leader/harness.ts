@@ -27,12 +27,16 @@ export type { HarnessSignal, HarnessSignalType, SignalListener } from "./harness
 /**
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns
  * (src/leader/spawn-teammate.ts), messages and stops (src/leader/leader-orders.ts) teammates; a
- * child's exit is handled in src/leader/teammate-exit.ts. What happens to each teammate is
- * decided by the pure lifecycle (src/team/lifecycle.ts) and carried out by the `TeamDriver`
- * (event queue per teammate, src/leader/team-driver.ts, and its effect executor,
- * src/leader/team-effects.ts) this object owns. Driven by RPC and chokidar events; the safety net for a
- * dropped watch event is event-driven too (src/leader/mail-hints.ts), so an idle team runs no
- * timer (W6). All state lives in these objects; once closed they ignore every callback (L29).
+ * child's exit is handled in src/leader/teammate-exit.ts. Each teammate is one actor: its whole
+ * life, from the resources its spawn acquires to their release after its close, is decided by
+ * the pure lifecycle (src/team/lifecycle.ts) and carried out by the `TeamDriver` (event queue
+ * per teammate, src/leader/team-driver.ts, and its effect executor, src/leader/team-effects.ts)
+ * this object owns. It runs on ports (src/leader/harness-ports.ts: a Spawner, a Clock, the
+ * file-system operations), asks its session through one board port (`HarnessBoard`) and tells it
+ * through one typed subscription (`on`, src/leader/harness-signals.ts). Driven by RPC and
+ * chokidar events; the safety net for a dropped watch event is event-driven too
+ * (src/leader/mail-hints.ts), so an idle team runs no timer (W6). All state lives in these
+ * objects; once closed they ignore every callback (L29).
  */
 export class LeaderHarness implements TeamActivity {
   readonly #o: ResolvedHarnessOptions;

@@ -49,9 +49,11 @@ interface Resolved {
  * Everything that can be refused is checked before any file, worktree or process exists: the
  * name and the limit, the role (a file, a session role, or an inline `definition`), `handoffFrom`,
  * the tool grant and the pinned model. Then the teammate is registered, its launcher is checked
- * (src/launch/: settings, binary, ssh host), an inline role is registered or written, its
- * worktree is made (`worktree: true`), and its pi is started under its launcher. A
- * failure after the worktree exists removes the worktree and its empty branch.
+ * (src/launch/: settings, binary, ssh host), its worktree is made (`worktree: true`), an inline
+ * role is registered or written, and its pi is started under its launcher. Each resource is
+ * recorded in the teammate's state as it is acquired (`acquired`); any failure, or a stop while
+ * starting, is one `spawn_failed`, after which the lifecycle releases exactly what exists (a
+ * new worktree and its empty branch, launch dirs, a started child).
  * @throws TeamError `invalid_input`, `limit_reached`, `illegal_transition`, `child_exited`, and
  *   `io_error` when git or the definition file write fails.
  */

@@ -3,7 +3,8 @@
  * now, ctx)` returns the next state and the effects for the shell (src/leader/team-effects.ts). Rules
  * live here and nowhere else: delivery of mail (R24, R27), reports (R26, R47), the direct
  * assignment (R15, R49), rescue of runs that end without a report (L31), heartbeats (R52, R53),
- * holding sends while a compaction runs (issue 8), and the end of an incarnation (R21, R30, R56, L22).
+ * holding sends while a compaction runs (issue 8), and the end of an incarnation with the release
+ * of what it held (R20, R21, R30, R56, L22; src/team/lifecycle-end.ts).
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Holdings, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
