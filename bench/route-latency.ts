@@ -12,7 +12,7 @@
  *    command line outside the harness), medians of BENCH_SPAWN_RUNS alternating rounds.
  * 2. Idle team: 8 teammates, BENCH_IDLE_S seconds: model calls, file writes, CPU.
  * 3. Latency (BENCH_N records each): reports (outbox → `deliver`) and peer mail (inbox →
- *    `mailDelivered`, wake and steer), paced and in bursts.
+ *    `mail_delivered`, wake and steer), paced and in bursts.
  *
  * Env: BENCH_N (default 1000), BENCH_IDLE_S (default 30), BENCH_SPAWN_RUNS (default 7).
  * Cleans up every child and temp dir; exit code 0 unless the run itself failed.

@@ -24,6 +24,16 @@ Feature: teammate lifecycle
     And its child closes
     Then the teammate is stopped as requested
     And the leader got no harness event
+    And what it holds is to be released
+    When its holdings are released
+    Then the teammate is stopped for good
+
+  Scenario: a spawn that gives up releases exactly what it acquired
+    Given a starting teammate with its worktree made
+    When its spawn gives up
+    Then the teammate is stopped as requested
+    And its worktree is to be discarded
+    And the leader got no harness event
 
   Scenario: an unexpected close is a crash the leader hears about once
     Given a teammate working on a kickoff

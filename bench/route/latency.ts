@@ -1,7 +1,7 @@
 /**
  * Write → delivered latency through the real harness: records are appended exactly as a worker's
  * `send_message` appends them (same helpers, same files), and the clock stops in the harness
- * callback that marks delivery (`mailDelivered` for peer mail, `deliver` for reports).
+ * signal that marks delivery (`mail_delivered` for peer mail, `delivery` for reports).
  */
 import {
   appendInboxRecord,

@@ -10,7 +10,7 @@ export const METHOD = [
   "writes them: `makeInboxRecord` + `appendInboxRecord` into the recipient's inbox with the sender's real spawn id, and",
   "`makeOutboxRecord` + `appendOutboxRecord` into the sender's outbox with its real spawn id and status `in_progress`, so",
   "the terminal-suppression rule admits every report. Latency is harness time, from just before the append to the",
-  "harness callback that marks delivery: `mailDelivered` for peer mail (fired once the child accepted the command that",
+  "harness signal that marks delivery: `mail_delivered` for peer mail (fired once the child accepted the command that",
   "carries the mail), `deliver` for reports (the moment a report becomes a leader turn). **Paced**: the next record is",
   "written only after the previous one was delivered; for wakes also only after every recipient is idle again, so a",
   "recipient's model turn never falls inside a measured interval (four recipients take turns, so no context grows to",

@@ -18,7 +18,7 @@ export interface Hit {
   sentAt?: number;
 }
 
-/** Collects harness callbacks. Wire `onMail`, `onDeliver` and `onNote` into the harness options. */
+/** Collects harness signals. Subscribe `onMail`, `onDeliver` and `onNote` to the harness (`on`). */
 export class DeliveryProbe {
   readonly #hits = new Map<string, Hit>();
   readonly #waiters = new Map<string, (hit: Hit) => void>();
@@ -32,7 +32,7 @@ export class DeliveryProbe {
    * Timestamps every `steer` / `prompt` the harness writes to `child` (teammate `name`), so a
    * mail delivery can be split into harness time (write → command sent) and child time
    * (command sent → accepted). Deliveries to one teammate are serialized by the harness, so
-   * the last command sent before a `mailDelivered` is the one that carried its mail.
+   * the last command sent before a `mail_delivered` signal is the one that carried its mail.
    */
   watchCommands(name: string, child: RpcChild): void {
     const send = child.send.bind(child);

@@ -98,11 +98,11 @@ export async function startTeam(): Promise<Team> {
     env: env.env,
     trusted: () => true,
     leaderModel: () => ({ provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID }),
-    deliver: probe.onDeliver,
-    ...widget.hooks(probe.onMail),
-    note: probe.onNote,
     peerPairCap: 0, // the cap (W19) would refuse the 1000 messages of one pair this bench times
   });
+  harness.on("delivery", ({ delivery }) => probe.onDeliver(delivery));
+  widget.hooks(harness, probe.onMail);
+  harness.on("note", ({ note }) => probe.onNote(note));
   await harness.start();
   widget.install(harness);
   let closing: Promise<void> | undefined;

@@ -4,8 +4,9 @@
  * the redraws it asks for. An idle team must ask for none.
  */
 import { createBoard } from "../../src/board/index.ts";
-import { feedHooks, fetchStats } from "../../src/leader/feed-hooks.ts";
-import type { LeaderHarness, LeaderHarnessOptions } from "../../src/leader/harness.ts";
+import { feedSignals, fetchStats } from "../../src/leader/feed-hooks.ts";
+import type { LeaderHarness } from "../../src/leader/harness.ts";
+import type { MailDelivery } from "../../src/leader/harness-types.ts";
 import { TeamFeed } from "../../src/leader/team-feed.ts";
 import { teammateRow } from "../../src/ui/snapshot.ts";
 import { TeamWidget, widgetRows } from "../../src/ui/widget.ts";
@@ -21,10 +22,10 @@ export class WidgetProbe {
   feedChanges = 0;
   #widget: TeamWidget | undefined;
 
-  /** The harness hooks; `mailDelivered` also calls `also` (the benchmark's own probe). */
-  hooks(also: NonNullable<LeaderHarnessOptions["mailDelivered"]>): Pick<LeaderHarnessOptions, "onRpcEvent" | "mailDelivered"> {
-    const h = feedHooks(this.feed);
-    return { onRpcEvent: h.onRpcEvent, mailDelivered: (e) => { also(e); h.mailDelivered!(e); } };
+  /** Feeds the console from the harness's signals, after the benchmark's own mail probe `also`. */
+  hooks(harness: LeaderHarness, also: (e: MailDelivery) => void): void {
+    harness.on("mail_delivered", ({ delivery }) => also(delivery));
+    feedSignals(harness, this.feed);
   }
 
   /** Installs the widget on a started harness, refreshed like the TUI leader's. */

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
 import type { OutboxRecord } from "../../src/mail/index.ts";
-import { LifecycleSim, simMail, simReport } from "../../tests/support/lifecycle-sim.ts";
+import type { Worktree } from "../../src/isolation/index.ts";
+import { occupies, statusOf } from "../../src/team/lifecycle.ts";
+import { LifecycleSim, SIM_SPAWN, simMail, simReport } from "../../tests/support/lifecycle-sim.ts";
+
+const WORKTREE = { name: "alice", spawnId: SIM_SPAWN, dir: "/wt/alice", cwd: "/wt/alice", branch: "pi-team/alice-11111111", base: "abc" } as Worktree;
 
 /** The world's simulated teammate, its clock starting at 0. */
 function life(world: object): LifecycleSim {
@@ -67,7 +71,34 @@ Then("nothing is in flight", function () {
 });
 
 Then("the teammate is stopped as requested", function () {
-  assert.ok(life(this).state.phase === "stopped" && (life(this).state as { requested: boolean }).requested);
+  const s = life(this).state;
+  assert.ok(!occupies(s) && statusOf(s) === "stopped" && "requested" in s && s.requested);
+});
+
+Given("a starting teammate with its worktree made", function () {
+  life(this).apply({ type: "acquired", holdings: { worktree: WORKTREE } });
+});
+
+When("its spawn gives up", function () {
+  life(this).apply({ type: "spawn_failed" });
+});
+
+When("its holdings are released", function () {
+  life(this).apply({ type: "captured" });
+});
+
+Then("its worktree is to be {word}", function (how: string) {
+  const release = life(this).effects.filter((e) => e.type === "release");
+  assert.equal(release.length, 1);
+  assert.equal(release[0]?.type === "release" ? release[0].worktree?.how : undefined, how === "captured" ? "capture" : "discard");
+});
+
+Then("what it holds is to be released", function () {
+  assert.equal(life(this).effects.filter((e) => e.type === "release").length, 1);
+});
+
+Then("the teammate is stopped for good", function () {
+  assert.equal(life(this).state.phase, "stopped");
 });
 
 /** The leader events among the effects: a crash is worded by the shell (`crash_event`), the rest here. */

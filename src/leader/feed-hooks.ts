@@ -1,7 +1,8 @@
 import { LEADER_NAME, TASK_BOARD, type MailKind } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
 import type { AcceptedSubmission } from "./board-apply.ts";
-import type { LeaderDelivery, LeaderHarnessOptions } from "./harness-types.ts";
+import type { LeaderHarness } from "./harness.ts";
+import type { LeaderDelivery } from "./harness-types.ts";
 import { titleOf, type TeamFeed } from "./team-feed.ts";
 
 function kindOf(from: string): MailKind {
@@ -18,19 +19,22 @@ export function fetchStats(feed: TeamFeed, m: Member): void {
 }
 
 /**
- * The harness hooks that feed the console (R61): RPC events for the activity line and the
+ * Feeds the console (R61) from the harness's signals: RPC events for the activity line and the
  * gauge, mail written into a child (`steered` or `delivered into turn`) for the Mail page.
+ * Returns the unsubscribe.
  */
-export function feedHooks(feed: TeamFeed): Pick<LeaderHarnessOptions, "onRpcEvent" | "mailDelivered"> {
-  return {
-    onRpcEvent: (m, event) => {
-      feed.observe(m, event);
-      if (event.type === "agent_settled" || event.type === "compaction_end") fetchStats(feed, m);
-    },
-    mailDelivered: (e) => {
-      const receipt = e.via === "steer" ? "steered" : "delivered into turn";
-      for (const r of e.records) feed.mail({ kind: kindOf(r.from), from: r.from, to: e.teammate, body: r.body, receipt, at: e.at });
-    },
+export function feedSignals(harness: Pick<LeaderHarness, "on">, feed: TeamFeed): () => void {
+  const offRpc = harness.on("rpc_event", ({ member: m, event }) => {
+    feed.observe(m, event);
+    if (event.type === "agent_settled" || event.type === "compaction_end") fetchStats(feed, m);
+  });
+  const offMail = harness.on("mail_delivered", ({ delivery: e }) => {
+    const receipt = e.via === "steer" ? "steered" : "delivered into turn";
+    for (const r of e.records) feed.mail({ kind: kindOf(r.from), from: r.from, to: e.teammate, body: r.body, receipt, at: e.at });
+  });
+  return () => {
+    offRpc();
+    offMail();
   };
 }
 

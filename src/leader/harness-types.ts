@@ -1,13 +1,16 @@
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
 import type { StreamBoard } from "./stream-records.ts";
 import type { WorktreeLocks } from "../isolation/index.ts";
-import type { RpcEvent, RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
+import type { RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
+import type { HeldClaim } from "../team/prompts.ts";
 import type { TeammateStatus } from "../team/routing.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
 import type { CompactionOptions } from "./compactor.ts";
+import type { Spawner } from "../process/index.ts";
+import type { Clock, TeammateFiles } from "./harness-ports.ts";
 
 /** At most this many living teammates per session (R19). */
 export const MAX_LIVING_TEAMMATES = 8;
@@ -32,7 +35,7 @@ export interface MailDelivery {
   at: number;
 }
 
-/** Wiring of a `LeaderHarness`. Production values are set in src/extension.ts. */
+/** The resolved config and ports of a `LeaderHarness`. Production values are set in src/leader/team-session.ts. */
 export interface LeaderHarnessOptions {
   cwd: string;
   layout: RuntimeLayout;
@@ -61,40 +64,8 @@ export interface LeaderHarnessOptions {
    * pass this one instance as `locks`. `TeamSession` makes it; default: no locking.
    */
   worktreeLocks?: WorktreeLocks;
-  /** Starts one leader follow-up turn. Must not throw. */
-  deliver: (delivery: LeaderDelivery) => void;
-  /** Records a console note (routing results, suppressed reports, child dialogs). */
-  note?: (note: HarnessNote) => void;
-  /** Called once mail has been written into a teammate's control stream (console, benchmarks). */
-  mailDelivered?: (event: MailDelivery) => void;
-  /** Every RPC event of a teammate's child as it arrives (the console's activity line and context gauge). */
-  onRpcEvent?: (m: Member, event: RpcEvent) => void;
-  /**
-   * Answers a dialog of `m`'s child (the child's `answerUi`, src/process/ui-dialogs.ts): the
-   * session's dialog relay shows it to the user. Default: every dialog is cancelled at once.
-   */
-  answerUi?: (m: Member, request: RpcUiDialogRequest, signal: AbortSignal) => Promise<UiAnswer | undefined> | undefined;
-  /**
-   * The one end-of-life line of an incarnation (R55), e.g. `Teammate @x finished (completed).`;
-   * `ok` is false for a failure end (a crash, a `failed` terminal report).
-   */
-  onLifeline?: (m: Member, text: string, ok: boolean) => void;
-  /** A teammate settled idle (after its outbox was drained and its mail delivered). */
-  onIdle?: (m: Member) => void;
-  /** A teammate is going away: called before a requested stop is signalled, and after a crash. */
-  onGone?: (m: Member, reason: "shutdown" | "crash") => void;
-  /** The leader reopened `m` (R15): returns a note for the send result (one more attempt of its parked tasks). */
-  onReopen?: (m: Member) => string | undefined;
-  /** A spawn ended, started or failed (it counted as team work while in flight). */
-  onSpawnEnded?: () => void;
-  /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
-  openClaim?: (m: Member) => string | undefined;
-  /** Resolves once the session-start reclaim of leftover worktrees is done; a worktree spawn waits for it. */
-  worktreesReady?: () => Promise<void>;
-  /** The board's side of the stream transport: intents and views of teammates that share no files. */
-  streamBoard?: StreamBoard;
-  /** The resource tags `m` holds now (direct assignment and board tasks), written to the roster for the edit guards. */
-  holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
+  /** What the harness asks of the session (the board, the dialog relay). Default: nothing held, dialogs cancelled. */
+  board?: HarnessBoard;
   /** Stall heartbeat thresholds (R52, R53). Default: both tiers off. */
   heartbeat?: HeartbeatConfig;
   /** Peer messages per pair between the leader's involvements (W19); 0 turns the cap off. Default PEER_PAIR_CAP. */
@@ -103,7 +74,12 @@ export interface LeaderHarnessOptions {
   loopCalls?: number;
   /** Compaction of teammates' contexts (issue 8): the threshold and the feed hook. Default: automatic compaction off. */
   compaction?: CompactionOptions;
-  now?: () => number;
+  /** The clock of every time the harness records and of its heartbeat timer. Default: the system clock. */
+  clock?: Clock;
+  /** Starts a teammate's pi. Default `spawnPiChild`. */
+  spawner?: Spawner;
+  /** Worktrees, launch dirs, inline role files, the worker bundle and the reaper. Default `TEAMMATE_FILES`. */
+  files?: TeammateFiles;
   /**
    * A periodic rescan of the mail dirs, in ms. Default 0 (none): a teammate's finished
    * send_message rescans the file it wrote (src/leader/mail-hints.ts), which catches a missed
@@ -116,8 +92,32 @@ export interface LeaderHarnessOptions {
   stopGraceMs?: number;
 }
 
-/** The optional hooks of `LeaderHarnessOptions`. */
-export type HarnessHook = "note" | "mailDelivered" | "onRpcEvent" | "answerUi" | "onLifeline" | "onIdle" | "onGone" | "openClaim" | "onReopen" | "onSpawnEnded" | "holdings" | "worktreesReady" | "streamBoard";
+/**
+ * The questions the harness asks of its session while it runs, each answered at once: the
+ * board's view of a teammate, the stream transport's board side, the dialog relay, and the
+ * start-up worktree reclaim. Each may be left out (nothing held, nothing owed, dialogs
+ * cancelled); a throw counts as no answer. What the harness tells the session goes through
+ * its signals (src/leader/harness-signals.ts).
+ */
+export interface HarnessBoard {
+  /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */
+  openClaim?: (m: Member) => string | undefined;
+  /** The board tasks `m` holds, read when it goes away, named for a successor (R16). */
+  heldClaims?: (m: Member) => HeldClaim[];
+  /** The resource tags `m` holds now (direct assignment and board tasks), written to the roster for the edit guards. */
+  holdings?: (m: Member) => Array<{ tag: string; taskId?: string }>;
+  /** The leader reopened `m` (R15): returns a note for the send result (one more attempt of its parked tasks). */
+  reopen?: (m: Member) => string | undefined;
+  /** The board's side of the stream transport: intents and views of teammates that share no files. */
+  streamBoard?: StreamBoard;
+  /**
+   * Answers a dialog of `m`'s child (the child's `answerUi`, src/process/ui-dialogs.ts): the
+   * session's dialog relay shows it to the user. Default: every dialog is cancelled at once.
+   */
+  answerUi?: (m: Member, request: RpcUiDialogRequest, signal: AbortSignal) => Promise<UiAnswer | undefined> | undefined;
+  /** Resolves once the session-start reclaim of leftover worktrees is done; a worktree spawn waits for it. */
+  worktreesReady?: () => Promise<void>;
+}
 
 /** Arguments of `spawn` (the `teammate_spawn` tool). */
 export interface SpawnRequest {
@@ -161,4 +161,4 @@ export interface LeaderSendResult {
 }
 
 /** `LeaderHarnessOptions` with every default filled in. */
-export type ResolvedHarnessOptions = Required<Omit<LeaderHarnessOptions, HarnessHook>> & Pick<LeaderHarnessOptions, HarnessHook>;
+export type ResolvedHarnessOptions = Required<LeaderHarnessOptions>;

@@ -5,7 +5,7 @@ import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
 import { makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
 import type { BoardDecision } from "../mail/stream-wire.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
-import { ensureWorkerBundle } from "../process/worker-bundle.ts";
+import { spawnPiChild } from "../process/index.ts";
 import { ensurePrivateDir, watchDirs, type DirWatch } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
 import { LOOP_CALLS } from "../team/model-call-rate.ts";
@@ -18,19 +18,26 @@ import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
 import { teamCompactor, type Compactor } from "./compactor.ts";
+import type { HarnessSignalType, SignalListener } from "./harness-signals.ts";
+import { SYSTEM_CLOCK, TEAMMATE_FILES } from "./harness-ports.ts";
 import { watchExit } from "./teammate-exit.ts";
 
 export * from "./harness-types.ts";
+export type { HarnessSignal, HarnessSignalType, SignalListener } from "./harness-signals.ts";
 
 /**
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns
  * (src/leader/spawn-teammate.ts), messages and stops (src/leader/leader-orders.ts) teammates; a
- * child's exit is handled in src/leader/teammate-exit.ts. What happens to each teammate is
- * decided by the pure lifecycle (src/team/lifecycle.ts) and carried out by the `TeamDriver`
- * (event queue per teammate, src/leader/team-driver.ts, and its effect executor,
- * src/leader/team-effects.ts) this object owns. Driven by RPC and chokidar events; the safety net for a
- * dropped watch event is event-driven too (src/leader/mail-hints.ts), so an idle team runs no
- * timer (W6). All state lives in these objects; once closed they ignore every callback (L29).
+ * child's exit is handled in src/leader/teammate-exit.ts. Each teammate is one actor: its whole
+ * life, from the resources its spawn acquires to their release after its close, is decided by
+ * the pure lifecycle (src/team/lifecycle.ts) and carried out by the `TeamDriver` (event queue
+ * per teammate, src/leader/team-driver.ts, and its effect executor, src/leader/team-effects.ts)
+ * this object owns. It runs on ports (src/leader/harness-ports.ts: a Spawner, a Clock, the
+ * file-system operations), asks its session through one board port (`HarnessBoard`) and tells it
+ * through one typed subscription (`on`, src/leader/harness-signals.ts). Driven by RPC and
+ * chokidar events; the safety net for a dropped watch event is event-driven too
+ * (src/leader/mail-hints.ts), so an idle team runs no timer (W6). All state lives in these
+ * objects; once closed they ignore every callback (L29).
  */
 export class LeaderHarness implements TeamActivity {
   readonly #o: ResolvedHarnessOptions;
@@ -49,7 +56,10 @@ export class LeaderHarness implements TeamActivity {
 
   constructor(options: LeaderHarnessOptions) {
     this.#o = {
-      now: Date.now,
+      clock: SYSTEM_CLOCK,
+      spawner: spawnPiChild,
+      files: TEAMMATE_FILES,
+      board: {},
       safetyPollMs: 0,
       readyTimeoutMs: 30_000,
       stopGraceMs: 3000,
@@ -63,20 +73,27 @@ export class LeaderHarness implements TeamActivity {
       peerPairCap: PEER_PAIR_CAP,
       loopCalls: LOOP_CALLS,
       ...options,
-      // The compactor hears of terminal reports, and of quiet idles before the board offers work.
-      deliver: (d) => {
-        if (d.kind === "report") this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
-        if (d.kind === "report") this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
-        if (d.kind === "report" && d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
-        options.deliver(d);
-      },
-      onIdle: (m) => {
-        this.#compactor.idle(m);
-        options.onIdle?.(m);
-      },
     };
     this.#team = new TeamDriver(this.#o);
-    this.#compactor = teamCompactor(this.#team, this.#o.compaction, this.#o.now);
+    this.#compactor = teamCompactor(this.#team, this.#o.compaction, () => this.#o.clock.now());
+    // First listeners, before any of the session's: the compactor hears of terminal reports,
+    // and of quiet idles before the board offers work.
+    this.on("delivery", ({ delivery: d }) => {
+      if (d.kind !== "report") return;
+      this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
+      this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
+      if (d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
+    });
+    this.on("idle", ({ member }) => this.#compactor.idle(member));
+  }
+
+  /**
+   * Calls `listener` for every later signal of `type` (src/leader/harness-signals.ts): leader
+   * deliveries, notes, mail written into a child, RPC events, lifelines, idle and gone
+   * teammates, ended spawns, activity changes. Returns the unsubscribe.
+   */
+  on<K extends HarnessSignalType>(type: K, listener: SignalListener<K>): () => void {
+    return this.#team.signals.on(type, listener);
   }
 
   /**
@@ -88,7 +105,7 @@ export class LeaderHarness implements TeamActivity {
     await ensurePrivateDir(layout.root);
     this.#lock = await acquireSessionLock(layout.lock, layout.root);
     // In the background (a few ms when fresh, a rebuild ~100 ms): a spawn waits for it.
-    this.#workerBundle = ensureWorkerBundle(this.#o.packageDir, (text) => this.#team.note(text));
+    this.#workerBundle = this.#o.files.ensureWorkerBundle(this.#o.packageDir, (text) => this.#team.note(text));
     for (const dir of [layout.outboxDir, layout.inboxDir, layout.logDir]) await ensurePrivateDir(dir);
     this.#watch = watchDirs([layout.outboxDir, layout.inboxDir], (path) => this.#team.onFileChange(path), {
       safetyPollMs: this.#o.safetyPollMs,
@@ -120,14 +137,19 @@ export class LeaderHarness implements TeamActivity {
     return [...this.#spawning];
   }
 
+  /** Resolves once every event queued for `m` so far has been applied (its queue is drained). */
+  settled(m: Member): Promise<void> {
+    return this.#team.drained(m);
+  }
+
   /** See `TeamDriver#busy`: a teammate starting or working, a prompt or a queued step in flight. */
   busy(): boolean {
     return this.#team.busy();
   }
 
-  /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
+  /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`): the `activity` signal. Returns the unsubscribe. */
   subscribe(listener: (change: ActivityChange) => void): () => void {
-    return this.#team.subscribe(listener);
+    return this.on("activity", ({ change }) => listener(change));
   }
 
   /**
@@ -154,11 +176,11 @@ export class LeaderHarness implements TeamActivity {
         spawning: this.#spawning,
         roles: this.roles,
         discover: () => this.discover(),
-        watchExit: (m) => watchExit(this.#team, this.#o.worktreeLocks, m),
+        watchExit: (m) => watchExit(this.#team, m),
         workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
-      this.#team.hook(() => this.#o.onSpawnEnded?.());
+      this.#team.signals.emit({ type: "spawn_ended" });
     }
   }
 
@@ -240,8 +262,9 @@ export class LeaderHarness implements TeamActivity {
     if (this.#team.phase !== "open") return;
     this.#team.phase = "closing";
     const living = this.members().filter((m) => m.living);
-    for (const m of living) if (m.state.phase !== "stopping") this.#team.dispatch(m, { type: "stop_requested" });
-    await Promise.all(living.map(async (m) => {
+    for (const m of living) if (m.state.phase !== "stopping") this.#team.stop(m);
+    const ending = this.members().filter((m) => m.state.phase !== "stopped"); // a crashed one may still be releasing
+    await Promise.all(ending.map(async (m) => {
       await m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
       await m.closed;
     }));
@@ -275,7 +298,7 @@ export class LeaderHarness implements TeamActivity {
   tell(to: { name: string; spawnId: string }, text: string): void {
     const m = this.living(to.name);
     if (!m || m.spawnId !== to.spawnId || m.state.phase === "stopping") return;
-    const record = makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.now());
+    const record = makeInboxRecord({ from: "task-board", to: m.name, body: text }, this.#o.clock.now());
     // At once, not queued: the board plans its next notices from this teammate's state (R36).
     this.#team.dispatch(m, { type: "mail", records: [record] });
   }

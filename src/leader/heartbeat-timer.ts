@@ -1,6 +1,8 @@
 import { nextDue } from "../team/heartbeat.ts";
+import { isActive } from "../team/lifecycle-state.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
+import type { Clock } from "./harness-ports.ts";
 
 /** Node's setTimeout limit (2^31-1 ms, about 24.8 days): a longer delay would fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -13,15 +15,16 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  */
 export class HeartbeatTimer {
   readonly #config: HeartbeatConfig;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #onTick: () => void;
-  #timer: NodeJS.Timeout | undefined;
+  /** Cancels the armed timer; undefined when none is armed. */
+  #cancel: (() => void) | undefined;
   #at = Number.POSITIVE_INFINITY;
 
   /** `onTick` is called when the timer fires; it should tick every member. */
-  constructor(config: HeartbeatConfig, now: () => number, onTick: () => void) {
+  constructor(config: HeartbeatConfig, clock: Clock, onTick: () => void) {
     this.#config = config;
-    this.#now = now;
+    this.#clock = clock;
     this.#onTick = onTick;
   }
 
@@ -30,30 +33,29 @@ export class HeartbeatTimer {
     let due = Number.POSITIVE_INFINITY;
     for (const m of members) {
       const s = m.state;
-      if (s.phase !== "working" && s.phase !== "starting") continue;
+      if (!("life" in s) || !isActive(s.phase)) continue;
       const at = nextDue(s.life.activity, this.#config);
       if (at !== undefined) due = Math.min(due, at);
     }
     if (!Number.isFinite(due)) return this.stop();
-    if (this.#timer && this.#at <= due) return;
-    clearTimeout(this.#timer);
+    if (this.#cancel && this.#at <= due) return;
+    this.#cancel?.();
     this.#at = due;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
+    this.#cancel = this.#clock.setTimer(() => {
+      this.#cancel = undefined;
       this.#at = Number.POSITIVE_INFINITY;
       this.#onTick();
-    }, Math.min(Math.max(0, due - this.#now()) + 1, MAX_TIMEOUT_MS));
-    this.#timer.unref();
+    }, Math.min(Math.max(0, due - this.#clock.now()) + 1, MAX_TIMEOUT_MS));
   }
 
   /** True while armed (tests and benchmarks check that an idle team has none). */
   get armed(): boolean {
-    return this.#timer !== undefined;
+    return this.#cancel !== undefined;
   }
 
   stop(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#cancel?.();
+    this.#cancel = undefined;
     this.#at = Number.POSITIVE_INFINITY;
   }
 }

@@ -3,7 +3,7 @@
  * the command line once its spawn plan exists. The rules are src/launch/.
  */
 import { TeamError } from "../errors.ts";
-import { planLaunch, preflightLaunch, type LaunchPlan, type LaunchPreflight } from "../launch/index.ts";
+import { planLaunch, type LaunchPlan, type LaunchPreflight } from "../launch/index.ts";
 import type { Member } from "../team/member.ts";
 import type { SpawnPlan } from "../team/spawn-plan.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
@@ -20,7 +20,7 @@ function hiddenDirs(o: ResolvedHarnessOptions): string[] {
  */
 export async function preflightTeammate(o: ResolvedHarnessOptions, m: Member): Promise<LaunchPreflight> {
   try {
-    return await preflightLaunch({ launcher: m.agent.launcher, name: m.name, agentDir: o.agentDir, env: { ...process.env, ...o.env }, hidden: hiddenDirs(o), packageDir: o.packageDir, project: o.cwd });
+    return await o.files.preflightLaunch({ launcher: m.agent.launcher, name: m.name, agentDir: o.agentDir, env: { ...process.env, ...o.env }, hidden: hiddenDirs(o), packageDir: o.packageDir, project: o.cwd });
   } catch (error: unknown) {
     if (!(error instanceof TeamError)) throw error;
     throw new TeamError(error.code, `teammate_spawn: agent ${JSON.stringify(m.agent.name)} (${m.agent.source}): ${error.message}`, { cause: error });

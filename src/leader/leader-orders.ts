@@ -10,7 +10,7 @@ import type { TeamDriver } from "./team-driver.ts";
  * stream (`steered` only when the child accepted it); otherwise the message goes to its inbox
  * (`queued`) and is delivered at its next wake. `reopen` starts a new assignment after a
  * terminal report: the report gate opens again and the board is open to the teammate (R15);
- * the `onReopen` hook's note (one more attempt of its parked tasks, R45) joins the result.
+ * the board's `reopen` note (one more attempt of its parked tasks, R45) joins the result.
  * @throws TeamError `invalid_input` when the recipient is not a living teammate.
  */
 export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions, req: SendRequest): Promise<LeaderSendResult> {
@@ -21,12 +21,9 @@ export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions
   team.peers.reset(m.name, "a leader message"); // W19
   team.newStreak(m); // of model calls (issue 18)
   const id = team.waits.nextMessageId();
-  const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, o.now());
+  const record = makeInboxRecord({ from: LEADER_NAME, to: m.name, body: req.message }, o.clock.now());
   let reopened: string | undefined;
-  if (req.reopen) {
-    m.assign(req.message);
-    team.hook(() => (reopened = o.onReopen?.(m)), m);
-  }
+  if (req.reopen) reopened = team.hook(() => o.board.reopen?.(m), m);
   const result = team.waits.leaderResult(m, id);
   void team.enqueue(m, () => [{ type: "leader_message", id, record, reopen: req.reopen === true }]);
   const notes = [route.note, reopened].filter((n): n is string => n !== undefined && n !== "");
@@ -41,7 +38,7 @@ export async function sendFromLeader(team: TeamDriver, o: ResolvedHarnessOptions
  */
 export async function shutdownTeammate(team: TeamDriver, o: ResolvedHarnessOptions, name: string): Promise<{ name: string; exit: string }> {
   const m = livingOrRefuse(team, name, `teammate_shutdown: name "${name}"`);
-  team.dispatch(m, { type: "stop_requested" }); // at once, not queued: no close may pass for a crash (L22)
+  team.stop(m); // at once, not queued: no close may pass for a crash (L22)
   const exit = await m.proc?.stop({ graceMs: o.stopGraceMs, termGraceMs: o.stopGraceMs });
   await m.closed;
   return { name: m.name, exit: exit ? `${exit.reason}${exit.signal ? ` (${exit.signal})` : ` (code ${exit.code})`}` : "never started" };

@@ -3,6 +3,7 @@
  * works. Pure reads of the board and the member, for the team session's wiring.
  */
 import { heldBy, holderOf, type Board, type Task } from "../board/index.ts";
+import { isWorking } from "../team/lifecycle-state.ts";
 import type { Member } from "../team/member.ts";
 import type { BoardMate } from "./board-host.ts";
 
@@ -40,7 +41,7 @@ export function holdingsOf(board: Board, m: Member): Array<{ tag: string; taskId
 
 /** Starting, working, or idle with mail or a prompt still on its way in. */
 export function working(m: Member): boolean {
-  return m.status === "starting" || m.status === "working" || (m.status === "idle" && !m.quiet);
+  return isWorking(m.state);
 }
 
 /** The board's view of a living teammate. */

@@ -1,14 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { checkExtensions } from "../agents/extensions.ts";
 import { checkToolGrant, PI_BUILTIN_TOOLS } from "../agents/known-tools.ts";
-import { persistDefinition } from "../agents/persist.ts";
 import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
 import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
-import { discardWorktree, prepareWorktree } from "../isolation/index.ts";
-import { removeLaunchDirs, type LaunchPreflight } from "../launch/index.ts";
-import { spawnPiChild } from "../process/index.ts";
+import type { LaunchPreflight } from "../launch/index.ts";
 import { messageSizeProblem } from "../mail/limits.ts";
 import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
@@ -18,7 +15,6 @@ import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { launchFailure, preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
-import { reapIncarnation } from "./teammate-exit.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
@@ -30,7 +26,7 @@ export interface SpawnDeps {
   roles: SessionRoles;
   /** Files plus session roles. */
   discover(): Promise<AgentDiscovery>;
-  /** Watches the child's close: captures its worktree, then marks the member closed. */
+  /** Watches the child's close: its outbox is drained and its close applied; the lifecycle releases the rest. */
   watchExit(m: Member): void;
   /** The fresh worker bundle the child loads (src/process/worker-bundle.ts); undefined: the sources. */
   workerBundle(): Promise<string | undefined>;
@@ -53,9 +49,11 @@ interface Resolved {
  * Everything that can be refused is checked before any file, worktree or process exists: the
  * name and the limit, the role (a file, a session role, or an inline `definition`), `handoffFrom`,
  * the tool grant and the pinned model. Then the teammate is registered, its launcher is checked
- * (src/launch/: settings, binary, ssh host), an inline role is registered or written, its
- * worktree is made (`worktree: true`), and its pi is started under its launcher. A
- * failure after the worktree exists removes the worktree and its empty branch.
+ * (src/launch/: settings, binary, ssh host), its worktree is made (`worktree: true`), an inline
+ * role is registered or written, and its pi is started under its launcher. Each resource is
+ * recorded in the teammate's state as it is acquired (`acquired`); any failure, or a stop while
+ * starting, is one `spawn_failed`, after which the lifecycle releases exactly what exists (a
+ * new worktree and its empty branch, launch dirs, a started child).
  * @throws TeamError `invalid_input`, `limit_reached`, `illegal_transition`, `child_exited`, and
  *   `io_error` when git or the definition file write fails.
  */
@@ -91,6 +89,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   const r = resolve(d, discovery, req);
   const spawnId = randomUUID();
   const { layout } = o;
+  const facts = r.predecessor?.handoffFacts();
+  const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree }) : undefined;
+  // A handoff without an open assignment goes as mail, so the board stays open to the successor.
+  const handoffMail = facts && handoffDelivery(facts, req.prompt) === "mail" ? handoff : undefined;
+  const kickoff = handoffMail ? undefined : (handoff ?? req.prompt);
   const m = new Member({
     name: req.name,
     agent: r.agent,
@@ -99,81 +102,66 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     resources: req.resources ?? [],
     model: r.choice.model,
     modelLabel: describeModel(r.choice),
-    startedAt: o.now(),
+    startedAt: o.clock.now(),
     log: layout.log(req.name),
     ...team.mail.of(req.name),
+    ...(kickoff ? { assignment: kickoff } : {}),
   });
-  const facts = r.predecessor?.handoffFacts();
-  const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree }) : undefined;
-  // A handoff without an open assignment goes as mail, so the board stays open to the successor.
-  const handoffMail = facts && handoffDelivery(facts, req.prompt) === "mail" ? handoff : undefined;
-  const kickoff = handoffMail ? undefined : (handoff ?? req.prompt);
-  if (kickoff) m.assign(kickoff);
   team.members.set(req.name.toLowerCase(), m);
   team.peers.reset(m.name, "spawned"); // a new incarnation starts with no peer count (W19)
+  // Acquire-then-register: each resource is recorded in its state the moment it exists, so a
+  // failure (or a stop while starting) releases exactly what exists (`spawn_failed`).
   let launch: LaunchPreflight | undefined;
   try {
     launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists
+    if (launch.sandbox) team.dispatch(m, { type: "acquired", holdings: { launchDirs: [launch.sandbox.dir] } });
     await prepare(d, m, r);
-  } catch (error) {
-    if (launch?.sandbox) await removeLaunchDirs([launch.sandbox.dir]);
-    team.dispatch(m, { type: "stop_requested" });
-    team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    m.markClosed();
-    throw error;
-  }
-  await team.writeRoster();
-  const workerBundle = await d.workerBundle();
-  const plan = planSpawn({
-    name: req.name,
-    spawnId,
-    tools: r.tools,
-    model: r.choice,
-    trusted: o.trusted(),
-    packageDir: o.packageDir,
-    extensions: r.extensions,
-    runtimeDir: layout.root,
-    boardDir: o.boardDir,
-    leaderPid: process.pid,
-    project: o.cwd,
-    ...(m.worktree ? { worktree: m.worktree.dir } : {}),
-    ...(workerBundle ? { workerBundle } : {}),
-  });
-  const command = teammateLaunch(o, m, launch, plan, r.extensions);
-  m.transport = command.transport;
-  m.launchDirs = command.removeAfterClose; // removed when its close has been handled (teammate-exit.ts)
-  try {
-    const answerUi = o.answerUi;
-    m.proc = await spawnPiChild({
+    await team.writeRoster();
+    const workerBundle = await d.workerBundle();
+    const plan = planSpawn({
+      name: req.name,
+      spawnId,
+      tools: r.tools,
+      model: r.choice,
+      trusted: o.trusted(),
+      packageDir: o.packageDir,
+      extensions: r.extensions,
+      runtimeDir: layout.root,
+      boardDir: o.boardDir,
+      leaderPid: process.pid,
+      project: o.cwd,
+      ...(m.worktree ? { worktree: m.worktree.dir } : {}),
+      ...(workerBundle ? { workerBundle } : {}),
+    });
+    const command = teammateLaunch(o, m, launch, plan, r.extensions);
+    // Its launch dirs are removed when its close has been handled (the `release` effect).
+    team.dispatch(m, { type: "acquired", holdings: { transport: command.transport, launchDirs: command.removeAfterClose } });
+    const answerUi = o.board.answerUi;
+    const started = await o.spawner({
       piCli: o.piCli, args: plan.args, command, cwd: m.cwd(o.cwd), env: command.env, stderrLog: layout.log(req.name), label: `teammate ${req.name}`,
       dropSysAdmin: launch.launcher.kind === "local", // a launcher (bwrap as root) may need it itself
       // A stream teammate's pipe is its identity: it gets no spawn key (nor the fd-3 pipe).
       ...(command.transport === "files" ? { spawnKey: team.keys.issue(req.name, spawnId) } : {}),
       ...(answerUi ? { answerUi: (request, signal) => answerUi(m, request, signal) } : {}),
     });
+    team.dispatch(m, { type: "acquired", holdings: { proc: started } });
   } catch (error) {
-    await removeLaunchDirs(m.launchDirs.splice(0));
-    team.dispatch(m, { type: "stop_requested" });
-    team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
-    m.markClosed();
+    await team.giveUp(m);
     throw error;
   }
-  const proc = m.proc;
   if (m.state.phase !== "starting") {
-    // Shut down (or the session ended) while the process was being started: stop it now.
-    await proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
-    await reapIncarnation(team, m); // its role's extensions may have started something
-    team.dispatch(m, { type: "closed", exit: { code: null, signal: null }, stderrTail: "" });
-    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch(() => undefined);
-    await removeLaunchDirs(m.launchDirs.splice(0));
-    m.markClosed();
+    // Shut down (or the session ended) while the process was being started.
+    await team.giveUp(m);
     throw new TeamError("illegal_transition", `teammate_spawn: ${req.name} was shut down while it was starting; nothing is left running.`);
   }
-  m.disposers.push(proc.child.onEvent((event) => team.onRpcEvent(m, event)));
-  m.disposers.push(proc.child.onUiRequest((u) => {
-    if (u.answer !== "none") team.note(`a ${u.request.method} dialog of the child was ${typeof u.answer === "object" ? "answered" : u.answer}`, m);
-  }));
+  const proc = m.proc!;
+  const listeners = [
+    proc.child.onEvent((event) => team.onRpcEvent(m, event)),
+    proc.child.onUiRequest((u) => {
+      if (u.answer !== "none") team.note(`a ${u.request.method} dialog of the child was ${typeof u.answer === "object" ? "answered" : u.answer}`, m);
+    }),
+  ];
+  proc.lifetime.addEventListener("abort", () => listeners.forEach((dispose) => dispose()), { once: true });
   d.watchExit(m);
   precompileMailCheckers(); // while the child starts, not in its first message (once per process)
   let answered = false;
@@ -182,7 +170,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     answered = true;
     const sent = kickoff ? team.waits.kickoffSent(m) : undefined;
     // The handoff as mail is queued before `ready`, so it is the first wake, before any board notice.
-    const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.now())] }] : [];
+    const mail = handoffMail ? [{ type: "mail" as const, records: [makeInboxRecord({ from: LEADER_NAME, to: m.name, body: handoffMail }, o.clock.now())] }] : [];
     await team.enqueue(m, () => [...mail, { type: "ready", ...(kickoff ? { kickoff } : {}) }]);
     if (m.status === "stopped") team.waits.releaseKickoff(m); // stopped before ready: no kickoff went out
     const error = await sent;
@@ -190,7 +178,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     await team.writeRoster(); // with its pid, before the tool returns
   } catch (error) {
     void proc.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
-    team.dispatch(m, { type: "stop_requested" });
+    team.stop(m);
     await m.closed;
     throw answered ? error : launchFailure(m, launch, error);
   }
@@ -254,13 +242,14 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
 /**
  * After the name is reserved: makes the worktree (when the role asks for one), then registers or
  * writes an inline role. In that order, so a refused worktree (no git repository) leaves no
- * definition file behind; a failed write removes the new worktree and its empty branch.
+ * definition file behind; each is recorded in `m`'s state as it exists, so a failed write's
+ * `spawn_failed` removes the new worktree and its empty branch.
  */
 async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
   if (r.agent.worktree) {
-    await d.o.worktreesReady?.(); // the session-start reclaim must not race this prepare
+    await d.o.board.worktreesReady?.(); // the session-start reclaim must not race this prepare
     const kept = r.predecessor?.kept;
-    const { worktree, reclaimed } = await prepareWorktree({
+    const { worktree, reclaimed } = await d.o.files.prepareWorktree({
       repoCwd: d.o.cwd,
       worktreesRoot: d.o.worktreesRoot,
       name: m.name,
@@ -268,25 +257,19 @@ async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
       ...(kept ? { fromBranch: kept.name, base: kept.base } : {}),
       locks: d.o.worktreeLocks,
     });
-    m.worktree = worktree;
+    d.team.dispatch(m, { type: "acquired", holdings: { worktree } });
     // A worktree of this name left by a crashed session: its work was committed before this one.
     for (const cap of reclaimed.captures) {
       d.team.note(captureNote(cap), m);
       if (captureHasNews(cap)) d.team.event("worktree_kept", m.name, worktreeKeptText(`A worktree of ${cap.name} left by a session that ended without stopping its teammates was captured`, cap));
     }
   }
-  try {
-    if (r.inline?.persist) {
-      const source = await persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
-      m.agent = { ...r.agent, scope: r.inline.persist, gitManaged: r.inline.persist === "project", source };
-      d.roles.delete(r.agent.name); // the file defines it now
-    } else if (r.inline) {
-      d.roles.register(r.agent);
-    }
-  } catch (error) {
-    if (m.worktree) await discardWorktree(m.worktree, { locks: d.o.worktreeLocks }).catch((e: unknown) => d.team.note(`could not remove the worktree of a failed spawn: ${String(e)}`, m));
-    m.worktree = undefined;
-    throw error;
+  if (r.inline?.persist) {
+    const source = await d.o.files.persistDefinition({ cwd: d.o.cwd, name: r.agent.name, scope: r.inline.persist, markdown: r.inline.markdown });
+    d.team.dispatch(m, { type: "acquired", holdings: { persisted: { scope: r.inline.persist, source } } });
+    d.roles.delete(r.agent.name); // the file defines it now
+  } else if (r.inline) {
+    d.roles.register(r.agent);
   }
 }
 

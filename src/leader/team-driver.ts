@@ -1,13 +1,15 @@
 import { basename } from "node:path";
 import { SpawnKeys, type RosterFile } from "../mail/index.ts";
 import type { RpcEvent } from "../process/index.ts";
-import { transition, type TeammateEvent } from "../team/lifecycle.ts";
+import { isBusy, occupies, transition, type TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
+import type { HeldClaim } from "../team/prompts.ts";
 import { LOOP_EVENT, loopEventText, ModelCallRate } from "../team/model-call-rate.ts";
 import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "./headless.ts";
+import { HarnessSignals } from "./harness-signals.ts";
 import { HeartbeatTimer } from "./heartbeat-timer.ts";
 import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
@@ -40,7 +42,8 @@ export class TeamDriver implements TeamActivity {
   /** The leader sends and kickoffs waiting for an effect's answer. */
   readonly waits = new SendWaits();
   readonly #effects: TeamEffects;
-  readonly #listeners = new Set<(change: ActivityChange) => void>();
+  /** What the harness tells the outside (src/leader/harness-signals.ts). */
+  readonly signals: HarnessSignals;
   /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
   #inFlight = 0;
   readonly #heartbeat: HeartbeatTimer;
@@ -50,26 +53,29 @@ export class TeamDriver implements TeamActivity {
   readonly stream: StreamRecords;
   /** The peer-pair cap (W19): every peer record is judged here before delivery. */
   readonly peers: PeerCap;
+  /** Per incarnation, the tail of its event queue: every event of it is applied in order. */
+  readonly #queues = new WeakMap<Member, Promise<void>>();
   /** Per incarnation, its model calls since its last report or board step (issue 18); none when `loopCalls` is 0. */
   readonly #calls = new WeakMap<Member, ModelCallRate>();
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
-    this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.now, () => {
+    this.signals = new HarnessSignals((type, error) => this.note(`${type} listener failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.clock, () => {
       for (const m of this.members.values()) void this.enqueue(m, () => [{ type: "tick" }]);
     });
-    this.#roster = new RosterWriter(options.layout.roster, options.now);
+    this.#roster = new RosterWriter(options.layout.roster, () => options.clock.now());
     this.mail = new Mailboxes(options.layout, this.keys, (text) => this.note(text));
     this.#effects = new TeamEffects(options, this, (change) => this.#changed(change));
-    this.peers = new PeerCap({ now: options.now, note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() }, options.peerPairCap);
+    this.peers = new PeerCap({ now: () => options.clock.now(), note: (text) => this.note(text), event: (type, who, body) => this.event(type, who, body), writeRoster: () => this.writeRoster() }, options.peerPairCap);
     this.stream = new StreamRecords({
       keys: this.keys,
-      now: options.now,
+      now: () => options.clock.now(),
       living: (name) => this.living(name),
       livingNames: () => [...this.members.values()].filter((m) => m.living).map((m) => m.name),
       enqueue: (m, job) => void this.enqueue(m, job),
       note: (text, m) => this.note(text, m),
-      board: () => options.streamBoard,
+      board: () => options.board.streamBoard,
       peerMail: (from, to, id) => this.peers.judge(from.name, to.name, id),
     });
   }
@@ -83,13 +89,12 @@ export class TeamDriver implements TeamActivity {
    * failed wake does not count: nothing would ever end the wait.
    */
   busy(): boolean {
-    return this.#inFlight > 0 || [...this.members.values()].some((m) => m.state.phase === "starting" || m.state.phase === "working" || m.sending || m.compacting);
+    return this.#inFlight > 0 || [...this.members.values()].some((m) => isBusy(m.state));
   }
 
   /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
   subscribe(listener: (change: ActivityChange) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.signals.on("activity", ({ change }) => listener(change));
   }
 
   /** The living teammate of that name (case-insensitive), if any. */
@@ -110,7 +115,7 @@ export class TeamDriver implements TeamActivity {
    */
   event(type: string, teammate: string, body: string): void {
     if (this.phase !== "open") return;
-    this.#o.deliver({ kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) });
+    this.signals.emit({ type: "delivery", delivery: { kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) } });
     this.#changed("delivery");
   }
 
@@ -121,7 +126,7 @@ export class TeamDriver implements TeamActivity {
    */
   enqueue(m: Member, job: () => TeammateEvent[] | Promise<TeammateEvent[]>): Promise<void> {
     this.#inFlight += 1;
-    m.queue = m.queue.then(async () => {
+    const tail = (this.#queues.get(m) ?? Promise.resolve()).then(async () => {
       if (this.phase === "closed") return;
       for (const event of await job()) this.dispatch(m, event);
     }).catch((error: unknown) => this.note(`teammate step failed: ${error instanceof Error ? error.message : String(error)}`, m))
@@ -129,17 +134,46 @@ export class TeamDriver implements TeamActivity {
         this.#inFlight -= 1;
         this.#changed("status");
       });
-    return m.queue;
+    this.#queues.set(m, tail);
+    return tail;
+  }
+
+  /** Resolves once every event queued for `m` so far has been applied (tests, the spawn). */
+  drained(m: Member): Promise<void> {
+    return this.#queues.get(m) ?? Promise.resolve();
+  }
+
+  /** The board tasks `m` holds now, for a successor (R16); none when the board says nothing. */
+  heldClaims(m: Member): HeldClaim[] {
+    try {
+      return this.#o.board.heldClaims?.(m) ?? [];
+    } catch {
+      return []; // a board hook must not stop a stop
+    }
+  }
+
+  /** Asks `m` to stop (R21, L22), at once, with the board tasks it holds now. */
+  stop(m: Member): void {
+    this.dispatch(m, { type: "stop_requested", claims: this.heldClaims(m) });
+  }
+
+  /**
+   * `m`'s spawn gave up before its child was watched: the lifecycle releases exactly what it
+   * acquired (`spawn_failed`). Resolves once that is done (`m.closed`).
+   */
+  async giveUp(m: Member): Promise<void> {
+    this.dispatch(m, { type: "spawn_failed" });
+    await m.closed;
   }
 
   /** Applies one event to the core and carries out its effects. */
   dispatch(m: Member, event: TeammateEvent): void {
     const before = m.state.phase;
-    const step = transition(m.state, event, this.#o.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
+    const step = transition(m.state, event, this.#o.clock.now(), { facts: m.facts, heartbeat: this.#o.heartbeat });
     m.state = step.state;
     for (const effect of step.effects) this.#effects.execute(m, effect);
-    if (m.state.phase === "stopping" || m.state.phase === "stopped") this.waits.releaseKickoff(m);
-    if (m.state.phase === "stopped" && before !== "stopped") this.waits.releaseLeader(m);
+    if (m.state.phase === "stopping" || !occupies(m.state)) this.waits.releaseKickoff(m);
+    if (!occupies(m.state) && before !== "stopped" && before !== "capturing") this.waits.releaseLeader(m);
     if (event.type !== "output" || m.state.phase !== before) this.#changed("status");
     if (this.phase === "open") this.#heartbeat.arm(this.members.values());
   }
@@ -164,7 +198,7 @@ export class TeamDriver implements TeamActivity {
    * drained first, with the board task it still owes a submission for (L31).
    */
   onRpcEvent(m: Member, event: RpcEvent): void {
-    this.hook(() => this.#o.onRpcEvent?.(m, event), m);
+    this.signals.emit({ type: "rpc_event", member: m, event });
     if (event.type === "message_end" && event.message.role === "assistant") this.#modelCall(m);
     for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
     const events = eventsFromRpc(event);
@@ -176,7 +210,7 @@ export class TeamDriver implements TeamActivity {
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.
     void this.enqueue(m, async () => {
       const records = await this.mail.read(m.outbox);
-      const claim = this.#o.openClaim?.(m);
+      const claim = this.hook(() => this.#o.board.openClaim?.(m), m);
       return [...events, { type: "outbox", records }, { type: "run_settled", ...(claim ? { openClaim: claim } : {}) }];
     });
   }
@@ -189,7 +223,7 @@ export class TeamDriver implements TeamActivity {
     if (this.#o.loopCalls === 0) return;
     let rate = this.#calls.get(m);
     if (!rate) this.#calls.set(m, (rate = new ModelCallRate({ calls: this.#o.loopCalls })));
-    const streak = rate.call(this.#o.now());
+    const streak = rate.call(this.#o.clock.now());
     if (!streak) return;
     this.note(`model-call rate: ${streak.calls} calls in ${streak.spanMs} ms with no report or board step (${streak.total} in the streak); the leader is told (${LOOP_EVENT})`, m);
     this.event(LOOP_EVENT, m.name, loopEventText(m.name, streak));
@@ -200,23 +234,18 @@ export class TeamDriver implements TeamActivity {
     this.#calls.get(m)?.reset();
   }
 
-  /** Calls a hook (board bookkeeping); a throw is noted, never propagated into the harness. */
-  hook(call: () => void, m?: Member): void {
+  /** Asks the board port; a throw is noted, never propagated into the harness, and answers undefined. */
+  hook<T>(call: () => T, m?: Member): T | undefined {
     try {
-      call();
+      return call();
     } catch (error) {
       this.note(`board hook failed: ${error instanceof Error ? error.message : String(error)}`, m);
+      return undefined;
     }
   }
 
   #changed(change: ActivityChange): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.note(`listener failed: ${String(error)}`);
-      }
-    }
+    this.signals.emit({ type: "activity", change });
   }
 
   /**
@@ -227,7 +256,7 @@ export class TeamDriver implements TeamActivity {
     if (this.phase === "closed" || (this.phase === "closing" && [...this.members.values()].every((m) => !m.living))) return this.#rosterWrites;
     const holdings = (m: Member) => {
       try {
-        return this.#o.holdings?.(m) ?? [];
+        return this.#o.board.holdings?.(m) ?? [];
       } catch {
         return []; // a board hook must not stop the roster
       }
@@ -244,6 +273,6 @@ export class TeamDriver implements TeamActivity {
 
   /** Records a console note, for `m` when given. */
   note(text: string, m?: Member): void {
-    this.#o.note?.({ at: this.#o.now(), text, ...(m ? { teammate: m.name } : {}) });
+    this.signals.emit({ type: "note", note: { at: this.#o.clock.now(), text, ...(m ? { teammate: m.name } : {}) } });
   }
 }

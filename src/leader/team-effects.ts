@@ -5,11 +5,15 @@ import type { Member } from "../team/member.ts";
 import { crashText, reportText } from "../team/prompts.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange } from "./headless.ts";
+import type { HarnessSignals } from "./harness-signals.ts";
 import type { SendWaits } from "./send-waits.ts";
+import { releaseHoldings } from "./teammate-exit.ts";
 
 /** What carrying out an effect needs of the `TeamDriver` that owns the executor. */
 export interface EffectHost {
   readonly waits: SendWaits;
+  /** What the harness tells the outside. */
+  readonly signals: HarnessSignals;
   /** Starts one leader turn with a `<harness-event>` (nothing once the session is ending). */
   event(type: string, teammate: string, body: string): void;
   /** Records a console note. */
@@ -48,17 +52,16 @@ export class TeamEffects {
         this.#send(m, e);
         break;
       case "deliver_report":
-        m.noteReport(e.record.status, e.record.body);
-        this.#o.deliver({ kind: "report", record: e.record, text: reportText(e.record) });
+        host.signals.emit({ type: "delivery", delivery: { kind: "report", record: e.record, text: reportText(e.record) } });
         this.#changed("delivery");
         break;
       case "harness_event":
         host.event(e.event.type, m.name, e.event.body);
         break;
       case "crash_event": {
-        // `board_gone` ran just before: `claimsAtStop` names what the crash released.
+        // `claims` names what the crash released (the `board_gone` just before).
         const { name, agent, log } = m.facts;
-        host.event("teammate_crashed", m.name, crashText({ name, agent, log, how: e.how, undelivered: e.undelivered, stderrTail: e.stderrTail, claims: m.claimsAtStop }));
+        host.event("teammate_crashed", m.name, crashText({ name, agent, log, how: e.how, undelivered: e.undelivered, stderrTail: e.stderrTail, claims: [...e.claims] }));
         break;
       }
       case "health":
@@ -71,26 +74,30 @@ export class TeamEffects {
         void this.#queue(m, e.record).finally(() => host.waits.route(e.id, "queued"));
         break;
       case "mail_delivered":
-        this.#o.mailDelivered?.({ teammate: m.name, via: e.via, records: [...e.records], at: this.#o.now() });
+        host.signals.emit({ type: "mail_delivered", delivery: { teammate: m.name, via: e.via, records: [...e.records], at: this.#o.clock.now() } });
         break;
       case "write_roster":
         void host.writeRoster();
         break;
       case "board_idle":
-        host.hook(() => this.#o.onIdle?.(m), m);
+        host.signals.emit({ type: "idle", member: m });
         break;
       case "board_gone":
-        host.hook(() => this.#o.onGone?.(m, e.reason), m);
+        host.signals.emit({ type: "gone", member: m, reason: e.reason });
         break;
       case "stop_process":
         void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
+        break;
+      case "release":
+        // `closed` resolves once `stopped`, or at once when the session has ended meanwhile (L29).
+        void releaseHoldings(host, this.#o, m, e).then((captured) => host.enqueue(m, () => [{ type: "captured", ...captured }])).finally(() => m.markClosed());
         break;
       case "note":
         host.note(e.text, m);
         break;
       case "lifeline":
         host.note(e.text, m);
-        host.hook(() => this.#o.onLifeline?.(m, e.text, e.ok), m);
+        host.signals.emit({ type: "lifeline", member: m, text: e.text, ok: e.ok });
         break;
       default: {
         const never: never = e;

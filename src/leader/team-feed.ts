@@ -84,7 +84,7 @@ export class TeamFeed {
     let changed = false;
     for (const m of members) {
       const f = this.mate(m);
-      if (m.state.phase !== "stopped") {
+      if ("life" in m.state) {
         f.tokens = m.state.life.activity.tokens;
         f.cost = m.state.life.activity.cost;
       }

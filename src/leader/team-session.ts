@@ -6,6 +6,7 @@ import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../mail/identity.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
+import { isActive } from "../team/lifecycle-state.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
 import { resolveLoopCalls } from "../team/model-call-rate.ts";
 import { resolvePeerPairCap } from "../team/peer-pairs.ts";
@@ -19,7 +20,7 @@ import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "./member
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
 import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
-import { feedDelivery, feedSubmission, feedHooks, fetchStats } from "./feed-hooks.ts";
+import { feedDelivery, feedSubmission, feedSignals, fetchStats } from "./feed-hooks.ts";
 import { NoteLog } from "./notes.ts";
 import { TaskCosts } from "./task-costs.ts";
 import { TeamFeed } from "./team-feed.ts";
@@ -105,7 +106,6 @@ export class TeamSession {
     this.warnings = [...(pace.warning ? [pace.warning] : []), ...heartbeat.warnings, ...compactAt.warnings, ...dialogTimeout.warnings, ...peerCap.warnings, ...loop.warnings];
     this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
-    const feed = feedHooks(this.feed);
     this.harness = new LeaderHarness({
       cwd: o.cwd,
       layout,
@@ -121,42 +121,42 @@ export class TeamSession {
       knownModels: o.knownModels ?? (() => undefined),
       worktreesRoot: join(dir, "worktrees", key),
       worktreeLocks: this.#worktreeLocks,
-      deliver: (d) => {
-        feedDelivery(this.feed, d);
-        o.deliver(d);
-      },
-      ...feed,
-      onRpcEvent: (m, event) => {
-        feed.onRpcEvent?.(m, event);
-        this.#boardCalls.observe(m, event);
-      },
-      answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
-      onLifeline: (m, text, ok) => o.onLifeline?.(m.name, text, ok),
       heartbeat: heartbeat.config,
       peerPairCap: peerCap.cap,
       loopCalls: loop.calls,
       compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
-      note: (n) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`),
-      onIdle: () => this.board.offerWork(),
-      onGone: (m, reason) => {
-        this.#boardCalls.forget(m);
-        m.claimsAtStop = heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject, ...(t.state.status === "superseded" ? { superseded: true } : {}) }));
-        this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
-      },
-      holdings: (m) => holdingsOf(this.board.board, m),
-      streamBoard: {
-        intent: (m, ask) => this.board.decideFromPipe({ ...ask, from: m.name, spawnId: m.spawnId }),
-        view: (m, ask) => {
-          const roster = this.harness.members().filter((x) => x.status !== "stopped").map((x) => ({ name: x.name, status: x.status, agent: x.agent.name }));
-          return workerBoardView(this.board.board, { self: m.name, roster, ...ask });
+      board: {
+        answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
+        holdings: (m) => holdingsOf(this.board.board, m),
+        heldClaims: (m) => heldTasks(this.board.board, m).map((t) => ({ id: t.id, subject: t.subject, ...(t.state.status === "superseded" ? { superseded: true } : {}) })),
+        streamBoard: {
+          intent: (m, ask) => this.board.decideFromPipe({ ...ask, from: m.name, spawnId: m.spawnId }),
+          view: (m, ask) => {
+            const roster = this.harness.members().filter((x) => x.status !== "stopped").map((x) => ({ name: x.name, status: x.status, agent: x.agent.name }));
+            return workerBoardView(this.board.board, { self: m.name, roster, ...ask });
+          },
         },
+        worktreesReady: () => this.#reclaimed,
+        openClaim: (m) => openClaimOf(this.board.board, m),
+        reopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
       },
-      worktreesReady: () => this.#reclaimed,
-      openClaim: (m) => openClaimOf(this.board.board, m),
-      onReopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
-      // A spawn that ended (started or failed) may have been what kept the board from settling.
-      onSpawnEnded: () => this.board.offerWork(),
     });
+    const h = this.harness;
+    h.on("delivery", ({ delivery }) => {
+      feedDelivery(this.feed, delivery);
+      o.deliver(delivery);
+    });
+    feedSignals(h, this.feed);
+    h.on("rpc_event", ({ member, event }) => this.#boardCalls.observe(member, event));
+    h.on("lifeline", ({ member, text, ok }) => o.onLifeline?.(member.name, text, ok));
+    h.on("note", ({ note: n }) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`));
+    h.on("idle", () => this.board.offerWork());
+    h.on("gone", ({ member: m, reason }) => {
+      this.#boardCalls.forget(m);
+      this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
+    });
+    // A spawn that ended (started or failed) may have been what kept the board from settling.
+    h.on("spawn_ended", () => this.board.offerWork());
     this.board = new BoardHost({
       layout: boardPaths,
       keys: this.harness.keys,
@@ -248,7 +248,7 @@ export class TeamSession {
 
   /** Rows of the starting and working teammates only: the widget reads them on every render. */
   workingRows(): TeammateRow[] {
-    const working = this.harness.members().filter((m) => m.status === "starting" || m.status === "working");
+    const working = this.harness.members().filter((m) => isActive(m.status));
     return working.map((m) => teammateRow({ feed: this.feed, board: this.board.board }, m));
   }
 

@@ -1,29 +1,50 @@
-import { removeLaunchDirs } from "../launch/index.ts";
-import { captureWorktree, type WorktreeLocks } from "../isolation/index.ts";
-import { reapMarked, reapNote } from "../reap/index.ts";
+import { reapNote } from "../reap/index.ts";
 import { ENV } from "../mail/identity.ts";
+import type { TeammateEffect, TeammateEvent } from "../team/lifecycle.ts";
 import type { Member } from "../team/member.ts";
+import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
+/** What releasing needs of the team: its console notes and leader events. */
+interface ExitHost {
+  note(text: string, m?: Member): void;
+  event(type: string, teammate: string, body: string): void;
+}
+
 /**
- * Watches `m`'s child (started by the spawn): on exit, ends what it left running (`reapIncarnation`)
- * while it drains its outbox and closes it on its queue, then keeps its worktree's work and removes
- * the dirs its launch made; `m.closed` resolves after all of that. Returns at once.
+ * Watches `m`'s child (started by the spawn): on exit, its outbox is drained and its close applied
+ * on its queue, with the board tasks it held; the lifecycle then releases what it held (`release`
+ * effect, `releaseHoldings`) and `m.closed` resolves after all of that. Returns at once.
  */
-export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): void {
+export function watchExit(team: TeamDriver, m: Member): void {
   const proc = m.proc!;
-  // Before the worktree capture: a leftover process could still be writing into it.
-  const reaped = proc.exited.then(() => reapIncarnation(team, m));
   void proc.exited.then((exit) => team.enqueue(m, async () => {
-    for (const dispose of m.disposers.splice(0)) dispose();
     team.stream.forget(m); // its pipe is closed: no record of this incarnation can come again
     const records = await team.mail.read(m.outbox); // a last report before the end still counts
-    return [{ type: "outbox", records }, { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim() }];
-  })).then(() => reaped).then(() => keepWorktree(team, locks, m))
-    .then(() => removeLaunchDirs(m.launchDirs.splice(0)))
-    .then((problem) => problem && team.note(problem, m))
-    .finally(() => m.markClosed());
+    const closed: TeammateEvent = { type: "closed", exit: { code: exit.code, signal: exit.signal }, stderrTail: proc.stderrTail(2048).trim(), claims: team.heldClaims(m) };
+    return [{ type: "outbox", records }, closed];
+  }));
+}
+
+/**
+ * Carries out a `release` effect of `m` (R20, L23): stops its child if asked (a spawn given up),
+ * ends what it left running (`reapIncarnation`), keeps (`capture`) or removes (`discard`) its
+ * worktree, removes its launch dirs. Resolves with what a successor is told: the kept branch and
+ * a dir left in place. Never rejects: each failure is noted.
+ */
+export async function releaseHoldings(host: ExitHost, o: ResolvedHarnessOptions, m: Member, e: Extract<TeammateEffect, { type: "release" }>): Promise<{ kept?: { name: string; base: string }; leftAt?: string }> {
+  if (e.stop) await m.proc?.stop({ graceMs: 500, termGraceMs: 500, abortFirst: false });
+  // Before the worktree capture: a leftover process could still be writing into it.
+  if (e.reap) await reapIncarnation(host, o, m);
+  let result: { kept?: { name: string; base: string }; leftAt?: string } = {};
+  if (e.worktree?.how === "capture") result = await keepWorktree(host, o, m, e.worktree.wt);
+  if (e.worktree?.how === "discard") {
+    await o.files.discardWorktree(e.worktree.wt, { locks: o.worktreeLocks }).catch((error: unknown) => host.note(`could not remove the worktree of a failed spawn: ${String(error)}`, m));
+  }
+  const problem = await o.files.removeLaunchDirs([...e.launchDirs]);
+  if (problem) host.note(problem, m);
+  return result;
 }
 
 /**
@@ -32,12 +53,12 @@ export function watchExit(team: TeamDriver, locks: WorktreeLocks, m: Member): vo
  * `nohup`, `setsid` or double-forked commands; the whole tree after a SIGKILL), and notes it. Never
  * throws.
  */
-export async function reapIncarnation(team: TeamDriver, m: Member): Promise<void> {
+export async function reapIncarnation(host: ExitHost, o: ResolvedHarnessOptions, m: Member): Promise<void> {
   try {
-    const text = reapNote(await reapMarked([{ key: ENV.spawnId, value: m.spawnId }]), `@${m.name} (spawn ${m.spawnId})`);
-    if (text) team.note(text, m);
+    const text = reapNote(await o.files.reapMarked([{ key: ENV.spawnId, value: m.spawnId }]), `@${m.name} (spawn ${m.spawnId})`);
+    if (text) host.note(text, m);
   } catch (error) {
-    team.note(`could not look for processes @${m.name} left running: ${error instanceof Error ? error.message : String(error)}`, m);
+    host.note(`could not look for processes @${m.name} left running: ${error instanceof Error ? error.message : String(error)}`, m);
   }
 }
 
@@ -49,18 +70,16 @@ export async function reapIncarnation(team: TeamDriver, m: Member): Promise<void
  * branches, a capture commit, a dir left in place), with the capture's notes; a worktree with
  * nothing at all loses its empty branch (a note only). See src/leader/worktree-report.ts. Never throws.
  */
-async function keepWorktree(team: TeamDriver, locks: WorktreeLocks, m: Member): Promise<void> {
-  if (!m.worktree) return;
+async function keepWorktree(host: ExitHost, o: ResolvedHarnessOptions, m: Member, wt: NonNullable<Member["worktree"]>): Promise<{ kept?: { name: string; base: string }; leftAt?: string }> {
   try {
-    const cap = await captureWorktree(m.worktree, { locks });
-    if (cap.kept) m.kept = { name: cap.branch, base: cap.base };
-    if (!cap.removed) m.leftAt = m.worktree.dir;
-    team.note(captureNote(cap), m);
-    if (captureHasNews(cap)) team.event("worktree_kept", m.name, worktreeKeptText(`@${m.name} stopped`, cap));
+    const cap = await o.files.captureWorktree(wt, { locks: o.worktreeLocks });
+    host.note(captureNote(cap), m);
+    if (captureHasNews(cap)) host.event("worktree_kept", m.name, worktreeKeptText(`@${m.name} stopped`, cap));
+    return { ...(cap.kept ? { kept: { name: cap.branch, base: cap.base } } : {}), ...(cap.removed ? {} : { leftAt: wt.dir }) };
   } catch (error) {
-    const text = `@${m.name}'s worktree ${m.worktree.dir} could not be committed and was left in place (nothing deleted): ${error instanceof Error ? error.message : String(error)}`;
-    m.leftAt = m.worktree.dir;
-    team.note(text, m);
-    team.event("worktree_capture_failed", m.name, text);
+    const text = `@${m.name}'s worktree ${wt.dir} could not be committed and was left in place (nothing deleted): ${error instanceof Error ? error.message : String(error)}`;
+    host.note(text, m);
+    host.event("worktree_capture_failed", m.name, text);
+    return { leftAt: wt.dir };
   }
 }

@@ -18,7 +18,7 @@ export { RpcCommands, waitReady, type NextEventOptions, type SendOptions } from 
 export type { RpcChildStats, RpcDiagnostic, UiRequestRecord } from "./rpc-recorder.ts";
 export { dialogResponse, type AnswerUi } from "./ui-dialogs.ts";
 export { CAP_SYS_ADMIN, capMask, capsDrop, hasCap, readHostCaps, withoutSysAdmin, type CapsDrop, type HostCaps } from "./caps-drop.ts";
-export { spawnPiChild, type PiChild, type SpawnCommand, type SpawnPiChildOptions, type StopOptions } from "./spawner.ts";
+export { spawnPiChild, type PiChild, type SpawnCommand, type SpawnPiChildOptions, type Spawner, type StopOptions } from "./spawner.ts";
 export { PI_PACKAGE_NAME, resolvePiCli, type ResolvePiCliOptions } from "./pi-cli.ts";
 export { STDERR_TAIL_BYTES, openStderrLog, readTail, type StderrLog } from "./stderr-log.ts";
 export { REVIEWER_TOOLS, reviewerArgs, startReviewer, type Reviewer, type ReviewerOptions } from "./reviewer.ts";

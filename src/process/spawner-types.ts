@@ -102,3 +102,9 @@ export interface PiChild {
    */
   stop(options?: StopOptions): Promise<ChildExit>;
 }
+
+/**
+ * Starts a Pi child: `spawnPiChild` in production, a fake over in-memory pipes in unit tests
+ * (tests/support/fake-pi-child.ts). @throws as `spawnPiChild`.
+ */
+export type Spawner = (options: SpawnPiChildOptions) => Promise<PiChild>;

@@ -14,7 +14,7 @@ import type { RpcSessionState } from "./rpc-types.ts";
 import type { PiChild, SpawnCommand, SpawnPiChildOptions, StopOptions } from "./spawner-types.ts";
 import { openStderrLog, type StderrLog } from "./stderr-log.ts";
 
-export type { PiChild, SpawnCommand, SpawnPiChildOptions, StopOptions } from "./spawner-types.ts";
+export type { PiChild, SpawnCommand, SpawnPiChildOptions, Spawner, StopOptions } from "./spawner-types.ts";
 
 function startSubprocess(options: SpawnPiChildOptions, command: SpawnCommand, stderrFd: number) {
   // The child writes stderr straight into the log file (no pump through this process, so the

@@ -50,6 +50,7 @@ export type CompactBlock = "starting" | "working" | "sending" | "compacting" | "
 
 /** See `CompactBlock`. */
 export function compactBlock(s: TeammateState): CompactBlock | undefined {
+  if (s.phase === "capturing") return "stopped";
   if (s.phase === "stopped" || s.phase === "stopping" || s.phase === "starting" || s.phase === "working") return s.phase;
   if (s.life.compacting) return "compacting";
   if (s.life.sending) return "sending";

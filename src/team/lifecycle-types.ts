@@ -3,7 +3,11 @@
  * discriminated union, the events the shell feeds it, and the effects the shell carries out.
  * Times are epoch milliseconds from the caller's clock; the core never reads a clock itself.
  */
+import type { Worktree } from "../isolation/index.ts";
 import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
+import type { PiChild } from "../process/index.ts";
+import type { Transport } from "../mail/identity.ts";
+import type { HeldClaim } from "./prompts.ts";
 import type { ReportGate } from "./routing.ts";
 
 /**
@@ -90,23 +94,77 @@ export interface Life {
   readonly compacting: boolean;
 }
 
+/** A leader report kept for a successor's handoff (R16). */
+export interface KeptReport {
+  readonly status: string;
+  readonly body: string;
+}
+
+/**
+ * What one incarnation holds and learns over its whole life, in every phase: each resource is
+ * recorded the moment it exists (acquire-then-register), so an end releases exactly what is
+ * recorded here (R20), and what a successor is told (R16) survives the stop.
+ */
+export interface Holdings {
+  /** Its own git worktree (R20), once made; kept after the stop (its dir is gone then). */
+  readonly worktree: Worktree | undefined;
+  /** Dirs its launch made (a bwrap teammate's private dir), removed once its child has closed. */
+  readonly launchDirs: readonly string[];
+  /** Its child, once started: a handle the shell stops and talks to; the core only carries it. */
+  readonly proc: PiChild | undefined;
+  /**
+   * How its records travel: `files` (outbox, inbox and intent files, sealed with its spawn key)
+   * or `stream` (on its own RPC pipe, which is its identity: a launcher that shares no files).
+   */
+  readonly transport: Transport;
+  /** An inline role written to a file for it (`persist`): the file and its scope. */
+  readonly persisted: { readonly scope: "project" | "project-local"; readonly source: string } | undefined;
+  /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
+  readonly kept: { readonly name: string; readonly base: string } | undefined;
+  /** Its worktree dir when the exit capture had to leave it in place (nested repos, a failed commit). */
+  readonly leftAt: string | undefined;
+  /**
+   * Its latest direct assignment, the kickoff or the last `reopen` message (R16), `open` until a
+   * `completed` or `failed` report reached the leader. Unlike `Life.direct`, a reopen leaves it
+   * open: a successor is handed the reopened work as its kickoff.
+   */
+  readonly assignment: { readonly text: string; readonly open: boolean } | undefined;
+  /** Its latest leader reports, oldest first, at most `HANDOFF_REPORTS` (R16). */
+  readonly reports: readonly KeptReport[];
+  /** Board tasks it held when it went away, named for a successor (never transferred). */
+  readonly claimsAtStop: readonly HeldClaim[];
+}
+
+/** What a resource event registers (see `acquired`). */
+export type Acquired = Partial<Pick<Holdings, "worktree" | "launchDirs" | "proc" | "transport" | "persisted">>;
+
 /** How a child's process ended. */
 export interface ExitInfo {
   readonly code: number | null;
   readonly signal: string | null;
 }
 
+/** How an incarnation ended: its exit, whether it was asked to stop (L22), mail it never got. */
+export interface Ending {
+  readonly exit: ExitInfo;
+  readonly requested: boolean;
+  readonly undelivered: number;
+}
+
 /**
- * One incarnation's lifecycle. `starting` until its child answers; `idle` (no run) and
- * `working` (a run is active; `runError` is its failed model call, if any); `stopping` once a
- * stop was requested (L22: its close is no crash); `stopped` for good, with the exit.
+ * One incarnation's lifecycle. `starting` while its launcher, worktree and child are made and
+ * until its child answers; `idle` (no run) and `working` (a run is active; `runError` is its
+ * failed model call, if any); `stopping` once a stop was requested (L22: its close is no crash);
+ * `capturing` once its child closed (or its spawn failed) while what it held is released (the
+ * reaper, its worktree, its launch dirs); `stopped` for good. `holdings` in every phase.
  */
 export type TeammateState =
-  | { readonly phase: "starting"; readonly life: Life }
-  | { readonly phase: "idle"; readonly life: Life }
-  | { readonly phase: "working"; readonly life: Life; readonly runError: string | undefined }
-  | { readonly phase: "stopping"; readonly life: Life }
-  | { readonly phase: "stopped"; readonly exit: ExitInfo; readonly requested: boolean; readonly undelivered: number };
+  | { readonly phase: "starting"; readonly life: Life; readonly holdings: Holdings }
+  | { readonly phase: "idle"; readonly life: Life; readonly holdings: Holdings }
+  | { readonly phase: "working"; readonly life: Life; readonly runError: string | undefined; readonly holdings: Holdings }
+  | { readonly phase: "stopping"; readonly life: Life; readonly holdings: Holdings }
+  | ({ readonly phase: "capturing"; readonly holdings: Holdings } & Ending)
+  | ({ readonly phase: "stopped"; readonly holdings: Holdings } & Ending);
 
 /** The phase names. */
 export type TeammatePhase = TeammateState["phase"];
@@ -135,13 +193,20 @@ export type TeammateEvent =
   /** The answer to a prompt or steer; `started` means a steer began a new run (a wake). */
   | { readonly type: "sent"; readonly ticket: number; readonly ok: true; readonly started: boolean }
   | { readonly type: "sent"; readonly ticket: number; readonly ok: false; readonly error: string }
-  | { readonly type: "stop_requested" }
+  /** The leader (or the session's end) asks it to stop; `claims` are the board tasks it holds now. */
+  | { readonly type: "stop_requested"; readonly claims?: readonly HeldClaim[] }
+  /** A resource of its spawn now exists (acquire-then-register): recorded before anything else can fail. */
+  | { readonly type: "acquired"; readonly holdings: Acquired }
+  /** Its spawn gave up before its child was watched: release what it holds, as a requested stop. */
+  | { readonly type: "spawn_failed" }
+  /** What it held is released: `kept` its worktree branch, `leftAt` a worktree dir left in place. */
+  | { readonly type: "captured"; readonly kept?: { name: string; base: string }; readonly leftAt?: string }
   /** The shell starts compacting an idle teammate with nothing in flight (see team/compaction.ts): sends are held. */
   | { readonly type: "compaction_started" }
   /** That compaction ended (done, failed or never sent): held mail goes out, or the board hears it is free. */
   | { readonly type: "compaction_done" }
-  /** The child closed (L21), its outbox drained; `stderrTail` quotes its last stderr lines. */
-  | { readonly type: "closed"; readonly exit: ExitInfo; readonly stderrTail: string }
+  /** The child closed (L21), its outbox drained; `stderrTail` quotes its last stderr lines; `claims` as `stop_requested`. */
+  | { readonly type: "closed"; readonly exit: ExitInfo; readonly stderrTail: string; readonly claims?: readonly HeldClaim[] }
   | { readonly type: "tick" };
 
 /** A harness event for the leader's model (R30): its own follow-up turn. */
@@ -162,7 +227,7 @@ export type TeammateEffect =
    * (`crashText`), naming the board tasks the preceding `board_gone` released, which only the
    * shell knows.
    */
-  | { readonly type: "crash_event"; readonly how: string; readonly undelivered: number; readonly stderrTail: string }
+  | { readonly type: "crash_event"; readonly how: string; readonly undelivered: number; readonly stderrTail: string; readonly claims: readonly HeldClaim[] }
   /** A health notice (R31, R52, R53): a leader turn, never a routing suffix. */
   | { readonly type: "health"; readonly title: string; readonly body: string }
   /** The leader's `send_message` result, or: append it to the inbox (queued) and answer then. */
@@ -175,6 +240,18 @@ export type TeammateEffect =
   /** It is going away: release its claims (R21, R56). */
   | { readonly type: "board_gone"; readonly reason: "shutdown" | "crash" }
   | { readonly type: "stop_process" }
+  /**
+   * Release what an ended incarnation holds, in this order: stop its child (`stop`, a spawn given
+   * up with its child started), end what it left running (`reap`), keep (`capture`) or remove
+   * (`discard`, a failed spawn) its worktree, remove its launch dirs; then answer `captured`.
+   */
+  | {
+    readonly type: "release";
+    readonly stop: boolean;
+    readonly reap: boolean;
+    readonly worktree: { readonly wt: Worktree; readonly how: "capture" | "discard" } | undefined;
+    readonly launchDirs: readonly string[];
+  }
   | { readonly type: "note"; readonly text: string }
   /**
    * The one end-of-life line of an incarnation (R55): finished, shut down or crashed. `ok` is

@@ -3,19 +3,22 @@
  * now, ctx)` returns the next state and the effects for the shell (src/leader/team-effects.ts). Rules
  * live here and nowhere else: delivery of mail (R24, R27), reports (R26, R47), the direct
  * assignment (R15, R49), rescue of runs that end without a report (L31), heartbeats (R52, R53),
- * holding sends while a compaction runs (issue 8), and the end of an incarnation (R21, R30, R56, L22).
+ * holding sends while a compaction runs (issue 8), and the end of an incarnation with the release
+ * of what it held (R20, R21, R30, R56, L22; src/team/lifecycle-end.ts).
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
-import type { HeartbeatConfig, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
+import type { HeartbeatConfig, Holdings, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import { mailBatchSize } from "../mail/limits.ts";
 import { deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
 import { admitReport, reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
-import { isQuiet } from "./lifecycle-state.ts";
+import { isQuiet, owesReport } from "./lifecycle-state.ts";
 import { compactBlock } from "./compaction.ts";
+import { HANDOFF_REPORTS } from "./handoff.ts";
+import { onAcquired, onCaptured, onClosed, onSpawnFailed, onStopRequested } from "./lifecycle-end.ts";
 
 export type * from "./lifecycle-types.ts";
-export { initialState, isQuiet, occupies, statusOf } from "./lifecycle-state.ts";
+export { initialHoldings, initialState, isActive, isBusy, isQuiet, isWorking, lifeOf, occupies, owesReport, statusOf } from "./lifecycle-state.ts";
 
 /** What a transition needs besides state and event. */
 export interface TransitionContext {
@@ -23,9 +26,10 @@ export interface TransitionContext {
   readonly heartbeat: HeartbeatConfig;
 }
 
-type Living = Exclude<TeammateState, { phase: "stopped" }>;
+type Living = Extract<TeammateState, { life: Life }>;
 
 const withLife = (s: Living, life: Life): Living => ({ ...s, life });
+const withHoldings = (s: Living, holdings: Holdings): Living => ({ ...s, holdings });
 
 /** A step that stays in a living phase. */
 interface LivingStep {
@@ -73,10 +77,10 @@ function idleStep(s: Living, ctx: TransitionContext, effects: TeammateEffect[]):
 function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionContext): Step {
   if (s.phase === "stopping") return { state: s, effects: [] };
   const runError = s.phase === "working" ? s.runError : undefined;
-  const idle: Living = { phase: "idle", life: s.life };
+  const idle: Living = { phase: "idle", life: s.life, holdings: s.holdings };
   const effects: TeammateEffect[] = s.phase === "idle" ? [] : [{ type: "write_roster" }];
   const { life } = s;
-  const owes = life.direct === "open" || openClaim !== undefined;
+  const owes = owesReport(life, openClaim);
   // A reminder belongs to one assignment: a claim other than the one reminded about starts over,
   // but only after a wake (a reminder run that swapped claims is still the same episode).
   const fresh = life.reminder.claim !== openClaim && (life.reminder.step === "none" || life.reminder.wokenSince === true);
@@ -135,7 +139,7 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
   }
   let next: Living = withLife(s, life);
   if (next.phase === "idle" && !sending.runStarted && (sending.kind === "wake" || sending.kind === "reminder" || e.started === true)) {
-    next = { phase: "working", life, runError: undefined };
+    next = { phase: "working", life, runError: undefined, holdings: s.holdings };
     effects.push({ type: "write_roster" });
   }
   const pumped = pump(next, ctx);
@@ -172,8 +176,12 @@ function onSendFailed(s: Living, sending: Sending, error: string, ctx: Transitio
 
 function onLeaderMessage(s: Living, e: Extract<TeammateEvent, { type: "leader_message" }>): Step {
   let life = s.life;
-  if (e.reopen) life = { ...life, gate: reopenGate(life.gate), direct: "none", reminder: { step: "none" } };
-  const next = withLife(s, life);
+  let next: Living = s;
+  if (e.reopen) {
+    life = { ...life, gate: reopenGate(life.gate), direct: "none", reminder: { step: "none" } };
+    next = withHoldings(s, { ...s.holdings, assignment: { text: e.record.body, open: true } }); // a new assignment (R16)
+  }
+  next = withLife(next, life);
   // The record rides on the send so a failed steer can fall back to the inbox.
   if (next.phase === "working" && !life.sending && !life.compacting) return send(next, "leader_steer", mailText(e.record), [e.record], e.id);
   return { state: next, effects: [{ type: "queue_leader_message", id: e.id, record: e.record }] };
@@ -181,6 +189,7 @@ function onLeaderMessage(s: Living, e: Extract<TeammateEvent, { type: "leader_me
 
 function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx: TransitionContext): Step {
   let life = s.life;
+  let holdings = s.holdings;
   const effects: TeammateEffect[] = [];
   for (const record of e.records) {
     // The file name is the authority on the sender; a record naming someone else is forged.
@@ -196,27 +205,19 @@ function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx:
     }
     if (decision.terminal && life.direct === "open") life = { ...life, direct: "closed" };
     effects.push({ type: "deliver_report", record });
+    holdings = keepReport(holdings, record.status, record.body);
     if (decision.terminal && !life.finished) {
       life = { ...life, finished: true };
       effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).`, ok: record.status === "completed" });
     }
   }
-  return { state: withLife(s, life), effects };
+  return { state: withHoldings(withLife(s, life), holdings), effects };
 }
 
-function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx: TransitionContext): Step {
-  const requested = s.phase === "stopping";
-  const undelivered = s.life.mail.length + (s.life.sending?.mail.length ?? 0);
-  const state: TeammateState = { phase: "stopped", exit: e.exit, requested, undelivered };
-  const effects: TeammateEffect[] = [{ type: "write_roster" }];
-  // One end-of-life line per incarnation (R55): a shutdown after its finish adds none.
-  if (!s.life.finished) effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} ${requested ? "shut down" : "crashed"}.`, ok: requested });
-  if (!requested) {
-    const how = e.exit.signal ? `signal ${e.exit.signal}` : `exit code ${e.exit.code}`;
-    effects.unshift({ type: "board_gone", reason: "crash" });
-    effects.push({ type: "crash_event", how, undelivered, stderrTail: e.stderrTail });
-  }
-  return { state, effects };
+/** Keeps a delivered report for a successor (the latest few only); `completed` or `failed` ends the assignment (R16). */
+function keepReport(h: Holdings, status: string, body: string): Holdings {
+  const assignment = h.assignment && (status === "completed" || status === "failed") ? { ...h.assignment, open: false } : h.assignment;
+  return { ...h, assignment, reports: [...h.reports, { status, body }].slice(-HANDOFF_REPORTS) };
 }
 
 /**
@@ -224,7 +225,9 @@ function onClosed(s: Living, e: Extract<TeammateEvent, { type: "closed" }>, ctx:
  * ignored (a late RPC event after a close, a tick for an idle teammate); they never throw.
  */
 export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx: TransitionContext): Step {
-  if (s.phase === "stopped") {
+  if (e.type === "acquired") return onAcquired(s, e);
+  if (s.phase === "capturing" && e.type === "captured") return onCaptured(s, e);
+  if (s.phase === "stopped" || s.phase === "capturing") {
     // Late events of a closed child are ignored (L29); a leader message raced the close: queue it.
     const effects: TeammateEffect[] = e.type === "leader_message" ? [{ type: "queue_leader_message", id: e.id, record: e.record }] : [];
     return { state: s, effects };
@@ -232,14 +235,14 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
   switch (e.type) {
     case "ready": {
       if (s.phase !== "starting") return { state: s, effects: [] };
-      if (e.kickoff === undefined) return idleStep({ phase: "idle", life: s.life }, ctx, [{ type: "write_roster" }]);
+      if (e.kickoff === undefined) return idleStep({ phase: "idle", life: s.life, holdings: s.holdings }, ctx, [{ type: "write_roster" }]);
       const life: Life = { ...s.life, direct: "open", reminder: { step: "none" }, rolePending: false, activity: afterOutput(s.life.activity, "other", now) };
       return send(withLife(s, life), "kickoff", kickoffText(ctx.facts.role, e.kickoff), []);
     }
     case "run_started": {
       if (s.phase === "stopping") return { state: s, effects: [] };
       const effects: TeammateEffect[] = s.phase === "working" ? [] : [{ type: "write_roster" }];
-      const pumped = pump({ phase: "working", life: runStartedDuringSend(s.life), runError: undefined }, ctx);
+      const pumped = pump({ phase: "working", life: runStartedDuringSend(s.life), runError: undefined, holdings: s.holdings }, ctx);
       return { state: pumped.state, effects: [...effects, ...pumped.effects] };
     }
     case "output":
@@ -264,11 +267,13 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
     case "sent":
       return onSent(s, e, now, ctx);
     case "stop_requested":
-      if (s.phase === "stopping") return { state: s, effects: [] };
-      // The roster says `stopped` at once, so no peer mails a teammate that is going away.
-      return { state: { phase: "stopping", life: s.life }, effects: [{ type: "board_gone", reason: "shutdown" }, { type: "write_roster" }, { type: "stop_process" }] };
+      return onStopRequested(s, e.claims);
     case "closed":
-      return onClosed(s, e, ctx);
+      return onClosed(s, e, ctx.facts);
+    case "spawn_failed":
+      return onSpawnFailed(s, ctx.facts);
+    case "captured":
+      return { state: s, effects: [] }; // only a capturing teammate is captured
     case "compaction_started":
       // The shell checked `compactBlock` first; a late or doubled start changes nothing.
       if (compactBlock(s) !== undefined) return { state: s, effects: [{ type: "note", text: `compaction of ${ctx.facts.name} not started: ${compactBlock(s)}` }] };

@@ -2,23 +2,23 @@ import type { AgentDefinition } from "../agents/index.ts";
 import type { InboxRecord, inboxCursor, outboxCursor } from "../mail/index.ts";
 import type { Worktree } from "../isolation/index.ts";
 import type { PiChild } from "../process/index.ts";
-import { HANDOFF_REPORTS, type HandoffFacts } from "./handoff.ts";
-import { initialState, isQuiet, occupies, statusOf } from "./lifecycle.ts";
-import type { DirectAssignment, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
+import type { HandoffFacts } from "./handoff.ts";
+import { initialState, isQuiet, lifeOf, occupies, statusOf } from "./lifecycle.ts";
+import type { DirectAssignment, Holdings, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import type { TeammateStatus } from "./routing.ts";
 import type { ModelRef } from "./spawn-plan.ts";
 import type { Transport } from "../mail/identity.ts";
-import type { HeldClaim } from "./prompts.ts";
 
 /**
- * One incarnation of a teammate as the leader's harness tracks it: fixed facts, the process, and
- * `state`, which only the harness's event queue changes, through the pure `transition`. Created
- * at spawn, never reused: a respawn under the same name is a new Member with a new spawn id (R47).
+ * One incarnation of a teammate as the leader's harness tracks it: the facts fixed at its spawn,
+ * and `state`, the only thing that changes, which only the harness's event queue sets, through
+ * the pure `transition`. What it acquires and learns over its life (its worktree, child, launch
+ * dirs, kept branch, assignment, reports, claims at stop) is in `state.holdings`; the getters
+ * below read it. Created at spawn, never reused: a respawn under the same name is a new Member
+ * with a new spawn id (R47).
  */
 export class Member {
   readonly name: string;
-  /** The role; set once more when an inline definition was written to a file (`persist`). */
-  agent: AgentDefinition;
   readonly spawnId: string;
   readonly tools: string[];
   readonly resources: string[];
@@ -31,35 +31,11 @@ export class Member {
   readonly outbox: ReturnType<typeof outboxCursor>;
   readonly inbox: ReturnType<typeof inboxCursor>;
   state: TeammateState;
-  proc: PiChild | undefined;
-  /** The tail of the event queue: every event of this incarnation is applied in order. */
-  queue: Promise<void> = Promise.resolve();
-  /** Its own git worktree (R20), when its role asks for one. */
-  worktree: Worktree | undefined;
-  /**
-   * How its records travel: `files` (outbox, inbox and intent files, sealed with its spawn key)
-   * or `stream` (on its own RPC pipe, which is its identity: a launcher that shares no files).
-   */
-  transport: Transport = "files";
-  /** Dirs its launch made (a bwrap teammate's private dir), removed once its child has closed. */
-  launchDirs: string[] = [];
-  /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
-  kept: { name: string; base: string } | undefined;
-  /** Its worktree dir when a capture had to leave it in place (nested repos, a failed commit). */
-  leftAt: string | undefined;
-  /** Its latest direct assignment: the kickoff or the last `reopen` message (R16). */
-  assignment: string | undefined;
-  /** That assignment has had no terminal report yet. */
-  assignmentOpen = false;
-  /** Its latest leader reports, oldest first, at most `HANDOFF_REPORTS` (R16). */
-  readonly reports: Array<{ status: string; body: string }> = [];
-  /** Board tasks it held when it went away, named for a successor (never transferred). */
-  claimsAtStop: HeldClaim[] = [];
-  /** Listeners to release when the child closes. */
-  readonly disposers: (() => void)[] = [];
-  /** Resolves once the harness has finished handling the child's close. */
+  /** Resolves once the harness has released everything it held (the state is `stopped`). */
   readonly closed: Promise<void>;
-  markClosed!: () => void;
+  /** The role as resolved at spawn; `agent` adds where an inline definition was written. */
+  readonly #role: AgentDefinition;
+  readonly #markClosed: () => void;
 
   constructor(input: {
     name: string;
@@ -73,9 +49,11 @@ export class Member {
     log: string;
     outbox: ReturnType<typeof outboxCursor>;
     inbox: ReturnType<typeof inboxCursor>;
+    /** Its kickoff, when it has one: its first direct assignment (R16). */
+    assignment?: string;
   }) {
     this.name = input.name;
-    this.agent = input.agent;
+    this.#role = input.agent;
     this.spawnId = input.spawnId;
     this.tools = input.tools;
     this.resources = input.resources;
@@ -83,14 +61,54 @@ export class Member {
     this.modelLabel = input.modelLabel ?? (input.model ? `${input.model.provider}/${input.model.id}` : "Pi default");
     this.startedAt = input.startedAt;
     this.facts = { name: input.name, agent: input.agent.name, role: input.agent.prompt, startedAt: input.startedAt, log: input.log };
-    this.state = initialState(input.spawnId, input.startedAt);
+    this.state = initialState(input.spawnId, input.startedAt, input.assignment);
     this.outbox = input.outbox;
     this.inbox = input.inbox;
-    this.worktree = undefined;
-    this.kept = undefined;
-    this.leftAt = undefined;
-    this.assignment = undefined;
-    this.closed = new Promise((resolve) => (this.markClosed = resolve));
+    let mark!: () => void;
+    this.closed = new Promise((resolve) => (mark = resolve));
+    this.#markClosed = mark;
+  }
+
+  /** Resolves `closed` (the harness, once the state reached `stopped`). Idempotent. */
+  markClosed(): void {
+    this.#markClosed();
+  }
+
+  /** What it holds and learned so far (see `Holdings`). */
+  get holdings(): Holdings {
+    return this.state.holdings;
+  }
+
+  /** The role; with the file and scope an inline definition was written to (`persist`). */
+  get agent(): AgentDefinition {
+    const p = this.state.holdings.persisted;
+    return p ? { ...this.#role, scope: p.scope, gitManaged: p.scope === "project", source: p.source } : this.#role;
+  }
+
+  /** Its child, once started. */
+  get proc(): PiChild | undefined {
+    return this.state.holdings.proc;
+  }
+
+  /** Its own git worktree (R20), when its role asks for one. */
+  get worktree(): Worktree | undefined {
+    return this.state.holdings.worktree;
+  }
+
+  /** How its records travel (`files` or `stream`). */
+  get transport(): Transport {
+    return this.state.holdings.transport;
+  }
+
+  /** The branch its worktree work was kept on after it stopped (R20, L23). */
+  get kept(): { name: string; base: string } | undefined {
+    return this.state.holdings.kept;
+  }
+
+  /** Its latest direct assignment, while no terminal report closed it. */
+  get openAssignment(): string | undefined {
+    const a = this.state.holdings.assignment;
+    return a?.open ? a.text : undefined;
   }
 
   /** Where its pi runs: its worktree, or the leader's cwd. */
@@ -98,30 +116,18 @@ export class Member {
     return this.worktree?.cwd ?? leaderCwd;
   }
 
-  /** Records a new direct assignment (a kickoff or a `reopen` message), open until its terminal report. */
-  assign(text: string): void {
-    this.assignment = text;
-    this.assignmentOpen = true;
-  }
-
-  /** Keeps one leader report for a successor's handoff (the latest few only); a terminal one closes the assignment. */
-  noteReport(status: string, body: string): void {
-    if (status === "completed" || status === "failed") this.assignmentOpen = false;
-    this.reports.push({ status, body });
-    if (this.reports.length > HANDOFF_REPORTS) this.reports.splice(0, this.reports.length - HANDOFF_REPORTS);
-  }
-
   /** What a successor spawned with `handoffFrom` is told about this incarnation (R16). */
   handoffFacts(): HandoffFacts {
+    const h = this.state.holdings;
     return {
       name: this.name,
       agent: this.agent.name,
-      ...(this.assignment !== undefined ? { assignment: this.assignment } : {}),
-      assignmentOpen: this.assignmentOpen,
-      claims: this.claimsAtStop,
-      reports: [...this.reports],
-      ...(this.kept ? { branch: this.kept } : {}),
-      ...(this.leftAt ? { leftAt: this.leftAt } : {}),
+      ...(h.assignment !== undefined ? { assignment: h.assignment.text } : {}),
+      assignmentOpen: h.assignment?.open ?? false,
+      claims: [...h.claimsAtStop],
+      reports: h.reports.map((r) => ({ ...r })),
+      ...(h.kept ? { branch: h.kept } : {}),
+      ...(h.leftAt ? { leftAt: h.leftAt } : {}),
     };
   }
 
@@ -140,23 +146,23 @@ export class Member {
     return isQuiet(this.state);
   }
 
-  /** The direct assignment; `none` once stopping or stopped. */
+  /** The direct assignment; `none` once its child closed. */
   get direct(): DirectAssignment {
-    return this.state.phase === "stopped" ? "none" : this.state.life.direct;
+    return lifeOf(this.state)?.direct ?? "none";
   }
 
   /** A prompt or steer is in flight. */
   get sending(): boolean {
-    return this.state.phase !== "stopped" && this.state.life.sending !== undefined;
+    return lifeOf(this.state)?.sending !== undefined;
   }
 
   /** A compaction of its context is running: its sends are held (issue 8). */
   get compacting(): boolean {
-    return this.state.phase !== "stopped" && this.state.life.compacting;
+    return lifeOf(this.state)?.compacting ?? false;
   }
 
   /** Mail read and not yet written into the child. */
   get pendingMail(): readonly InboxRecord[] {
-    return this.state.phase === "stopped" ? [] : this.state.life.mail;
+    return lifeOf(this.state)?.mail ?? [];
   }
 }

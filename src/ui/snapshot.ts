@@ -58,7 +58,7 @@ export function buildSnapshot(s: SnapshotSources): ConsoleSnapshot {
 
 /** The heartbeat's flag (R52, R53): noticed silence; `silent` when no model output ever came. */
 function stallOf(m: Member): TeammateRow["stall"] {
-  if (m.state.phase === "stopped") return undefined;
+  if (!("life" in m.state)) return undefined;
   const a = m.state.life.activity;
   return a.noticed ? { kind: a.modelOutput ? "stalled" : "silent", since: a.lastOutputAt } : undefined;
 }
@@ -72,17 +72,17 @@ export function teammateRow(s: Pick<SnapshotSources, "feed" | "board">, m: Membe
   return {
     name: m.name,
     agent: m.agent.name,
-    status: m.state.phase,
+    status: m.state.phase === "capturing" ? "stopped" : m.state.phase,
     since: f.since,
     ...(stall ? { stall } : {}),
-    ...(m.state.phase === "stopped" ? { exit: m.state.exit } : {}),
+    ...(!("life" in m.state) ? { exit: m.state.exit } : {}),
     ...(f.activity ? { activity: f.activity } : {}),
     model: m.modelLabel,
     ...(f.context ? { context: f.context } : {}),
     ...(f.compaction ? { compaction: f.compaction } : {}),
     tokens: f.tokens,
     cost: f.cost,
-    ...(m.assignment !== undefined && m.assignmentOpen ? { assignment: titleOf(m.assignment) } : {}),
+    ...(m.openAssignment !== undefined ? { assignment: titleOf(m.openAssignment) } : {}),
     tasks,
     ...(branch ? { branch } : {}),
     recent: [...f.recent],

@@ -1,5 +1,6 @@
 import { truncateToWidth, type Component } from "@earendil-works/pi-tui";
 import type { Board } from "../board/index.ts";
+import { isActive } from "../team/lifecycle-state.ts";
 import type { TeammateRow, WidgetRow } from "./console-model.ts";
 import { oneLine } from "./format.ts";
 import { teammateStatus } from "./page-teammates.ts";
@@ -34,7 +35,7 @@ export function reviewsInProgress(board: Board): ReviewInProgress[] {
  */
 export function widgetRows(teammates: readonly TeammateRow[], now: number, reviews: readonly ReviewInProgress[] = []): WidgetRow[] {
   const mates = teammates
-    .filter((t) => t.status === "starting" || t.status === "working")
+    .filter((t) => isActive(t.status))
     .map((t) => {
       const activity = oneLine(t.activity ?? "") || `${t.status}…`;
       return t.stall ? { name: t.name, activity, stall: teammateStatus(t, now).text } : { name: t.name, activity };

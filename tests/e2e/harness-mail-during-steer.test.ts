@@ -38,9 +38,8 @@ async function world(): Promise<{ harness: LeaderHarness; delivered: MailDeliver
     cwd: env.cwd, layout, boardDir: boardLayout(env.agentDir, "mail-during-steer").root, agentDir: env.agentDir,
     piCli: env.piCli, packageDir: PACKAGE_DIR, env: env.env, trusted: () => true,
     leaderModel: () => ({ provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID }),
-    deliver: () => undefined,
-    mailDelivered: (e) => delivered.push(e),
   });
+  harness.on("mail_delivered", ({ delivery }) => delivered.push(delivery));
   const release = (): void => held.splice(0).forEach((answer) => answer());
   cleanup(async () => {
     release();

@@ -187,10 +187,10 @@ describe("peer-pair cap (W19)", () => {
       cwd: env.cwd, layout, boardDir: boardLayout(env.agentDir, "peer-cap").root, agentDir: env.agentDir,
       piCli: env.piCli, packageDir: PACKAGE_DIR, env: env.env, trusted: () => true,
       leaderModel: () => ({ provider: SCRIPTED_PROVIDER, id: SCRIPTED_MODEL_ID }),
-      deliver: (d) => void (d.kind === "harness_event" && events.push(d)),
-      mailDelivered: (e) => delivered.push(e),
-      note: (n) => notes.push(n),
     });
+    harness.on("delivery", ({ delivery: d }) => void (d.kind === "harness_event" && events.push(d)));
+    harness.on("mail_delivered", ({ delivery }) => delivered.push(delivery));
+    harness.on("note", ({ note }) => notes.push(note));
     cleanup(() => harness.close());
     await harness.start();
     await harness.spawn({ name: "alice", agent: "worker" });

@@ -96,7 +96,6 @@ describe("a stop between a teammate's registration and its process handle", () =
       env: env.env,
       trusted: () => true,
       leaderModel: () => ({ provider: "scripted", id: "scripted-1" }),
-      deliver: () => undefined,
       stopGraceMs: 500,
     });
     await h.start();

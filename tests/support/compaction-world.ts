@@ -85,7 +85,7 @@ export class CompactionWorld {
   /** The child accepts the send in flight. */
   accept(): void {
     const s = this.mate.state;
-    if (s.phase === "stopped" || !s.life.sending) throw new Error("no send in flight");
+    if (!("life" in s) || !s.life.sending) throw new Error("no send in flight");
     this.apply({ type: "sent", ticket: s.life.sending.ticket, ok: true, started: false });
   }
 

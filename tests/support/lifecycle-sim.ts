@@ -39,7 +39,7 @@ export class LifecycleSim {
 
   /** The send in flight, if any. */
   get sending(): Sending | undefined {
-    return this.state.phase === "stopped" ? undefined : this.state.life.sending;
+    return "life" in this.state ? this.state.life.sending : undefined;
   }
 
   /** The ticket of the send in flight; throws when none is. */

@@ -23,7 +23,7 @@ function run(state: TeammateState, ...events: TeammateEvent[]): { state: Teammat
   return { state, effects };
 }
 
-const ticket = (s: TeammateState): number => (s.phase !== "stopped" && s.life.sending ? s.life.sending.ticket : -1);
+const ticket = (s: TeammateState): number => ("life" in s && s.life.sending ? s.life.sending.ticket : -1);
 const idle = (): TeammateState => run(initialState(SPAWN, 0), { type: "ready" }).state;
 const mail = (body: string) => makeInboxRecord({ from: "bob", to: "alice", body }, 5);
 
@@ -115,7 +115,7 @@ describe("the lifecycle holds sends while a compaction runs", () => {
     const r = run(idle(), { type: "compaction_started" }, { type: "mail", records: [mail("x")] }, { type: "stop_requested" }, { type: "compaction_done" });
     expect(r.effects.filter((e) => e.type === "send")).toEqual([]);
     const closed = run(r.state, { type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }).state;
-    expect(closed).toMatchObject({ phase: "stopped", undelivered: 1 });
+    expect(closed).toMatchObject({ phase: "capturing", undelivered: 1 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isQuiet, statusOf, type HeartbeatConfig, type TeammateEffect } from "../../../src/team/lifecycle.ts";
+import { isQuiet, occupies, statusOf, type HeartbeatConfig, type TeammateEffect } from "../../../src/team/lifecycle.ts";
 import { LifecycleSim, simMail, simReport } from "../../support/lifecycle-sim.ts";
 
 const types = (effects: TeammateEffect[]) => effects.map((e) => e.type);
@@ -21,7 +21,7 @@ describe("transitions", () => {
     expect(send).toMatchObject({ type: "send", kind: "kickoff" });
     expect(send?.type === "send" && send.text).toMatch(/<role>[\s\S]*You are a worker[\s\S]*<assignment from="leader">[\s\S]*Do the thing/);
     expect(sim.state.phase).toBe("starting");
-    expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("open");
+    expect("life" in sim.state && sim.state.life.direct).toBe("open");
   });
 
   it("run_started makes it working and the roster says so", () => {
@@ -35,7 +35,7 @@ describe("transitions", () => {
     const out = sim.apply({ type: "outbox", records: [simReport("in_progress", "a"), simReport("in_progress", "a2"), simReport("completed", "b"), simReport("in_progress", "c")] });
     expect(out.filter((e) => e.type === "deliver_report")).toHaveLength(3);
     expect(out.at(-1)).toMatchObject({ type: "note", text: expect.stringContaining("after_terminal") });
-    expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("closed");
+    expect("life" in sim.state && sim.state.life.direct).toBe("closed");
   });
 
   it("a report of another incarnation or naming another sender is dropped (R47)", () => {
@@ -89,7 +89,7 @@ describe("transitions", () => {
     expect(types(sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "boom" }))).toEqual(["note", "queue_leader_message"]);
     sim.apply({ type: "mail", records: [simMail("m1")] });
     sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "boom" });
-    expect(sim.state.phase !== "stopped" && sim.state.life.mail.map((r) => r.body)).toEqual(["m1"]);
+    expect("life" in sim.state && sim.state.life.mail.map((r) => r.body)).toEqual(["m1"]);
   });
 
   it("a refused wake keeps the mail and tells the leader once per streak; a later success resets it", () => {
@@ -102,12 +102,12 @@ describe("transitions", () => {
     expect(isQuiet(sim.state)).toBe(true);
     expect(first.at(-1)).toEqual({ type: "board_idle" });
     sim.apply({ type: "mail", records: [simMail("two")] }); // retried with everything pending
-    expect(sim.state.phase !== "stopped" && sim.state.life.sending?.mail.map((r) => r.body)).toEqual(["one", "two"]);
+    expect("life" in sim.state && sim.state.life.sending?.mail.map((r) => r.body)).toEqual(["one", "two"]);
     sim.apply({ type: "sent", ticket: sim.ticket, ok: false, error: "No API key found" });
     expect(sim.effects.filter((e) => e.type === "harness_event")).toHaveLength(1);
     sim.apply({ type: "mail", records: [simMail("three")] });
     sim.answer();
-    expect(sim.state.phase !== "stopped" && sim.state.life.failedSends).toBe(0);
+    expect("life" in sim.state && sim.state.life.failedSends).toBe(0);
   });
 
   it("a leader message steered into the run of a terminal report reopens the gate: the answer is owed", () => {
@@ -123,7 +123,7 @@ describe("transitions", () => {
     sim.apply({ type: "outbox", records: [simReport("completed")] });
     sim.apply({ type: "run_settled" });
     sim.apply({ type: "leader_message", id: 1, record: simMail("next", "leader"), reopen: true });
-    expect(sim.state.phase !== "stopped" && sim.state.life.direct).toBe("none");
+    expect("life" in sim.state && sim.state.life.direct).toBe("none");
     expect(sim.apply({ type: "outbox", records: [simReport("completed", "again")] })).toEqual([expect.objectContaining({ type: "deliver_report" })]);
   });
 
@@ -132,8 +132,12 @@ describe("transitions", () => {
     expect(types(sim.apply({ type: "stop_requested" }))).toEqual(["board_gone", "write_roster", "stop_process"]);
     expect(sim.effects).toContainEqual({ type: "board_gone", reason: "shutdown" });
     expect(statusOf(sim.state)).toBe("stopped");
-    expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster", "lifeline"]);
+    expect(types(sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" }))).toEqual(["write_roster", "lifeline", "release"]);
     expect(sim.effects).toContainEqual({ type: "lifeline", text: "Teammate @alice shut down.", ok: true });
+    expect(sim.state).toMatchObject({ phase: "capturing", requested: true });
+    expect(statusOf(sim.state)).toBe("stopped");
+    expect(occupies(sim.state)).toBe(false); // the name is free while its holdings are released
+    expect(sim.apply({ type: "captured" })).toEqual([]);
     expect(sim.state).toMatchObject({ phase: "stopped", requested: true });
   });
 
@@ -153,7 +157,7 @@ describe("transitions", () => {
     const out = sim.apply({ type: "closed", exit: { code: null, signal: "SIGKILL" }, stderrTail: "last words" });
     expect(out[0]).toEqual({ type: "board_gone", reason: "crash" });
     // The shell words the event after board_gone, when it knows which claims were released.
-    expect(out.filter((e) => e.type === "crash_event")).toEqual([{ type: "crash_event", how: "signal SIGKILL", undelivered: 0, stderrTail: "last words" }]);
+    expect(out.filter((e) => e.type === "crash_event")).toEqual([{ type: "crash_event", how: "signal SIGKILL", undelivered: 0, stderrTail: "last words", claims: [] }]);
     expect(out.findIndex((e) => e.type === "crash_event")).toBeGreaterThan(out.findIndex((e) => e.type === "board_gone"));
     expect(out).toContainEqual({ type: "lifeline", text: "Teammate @alice crashed.", ok: false }); // a failure end, not a ✓
     expect(sim.apply({ type: "run_started" })).toEqual([]);
@@ -234,7 +238,7 @@ describe("the known races", () => {
     expect(sim.apply({ type: "run_started" })).toEqual([]);
     expect(sim.apply({ type: "mail", records: [simMail("c")] })).toEqual([]);
     sim.apply({ type: "closed", exit: { code: 0, signal: null }, stderrTail: "" });
-    expect(sim.state).toMatchObject({ phase: "stopped", requested: true, undelivered: 2 }); // b and c
+    expect(sim.state).toMatchObject({ phase: "capturing", requested: true, undelivered: 2 }); // b and c
   });
 });
 
@@ -284,7 +288,7 @@ describe("ending without a report (L31)", () => {
     for (let i = 0; i < 20; i++) {
       const out = sim.apply({ type: "run_settled", openClaim: i % 2 === 0 ? "task-a" : "task-b" });
       reminders += out.filter((e) => e.type === "send" && e.kind === "reminder").length;
-      if (sim.state.phase === "stopped" || !sim.state.life.sending) break;
+      if (!("life" in sim.state) || !sim.state.life.sending) break;
       sim.answer();
     }
     expect(reminders).toBe(1);
