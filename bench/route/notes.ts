@@ -3,7 +3,7 @@ import type { SpawnTimes, SpawnVariant } from "./spawn.ts";
 import { median, ms } from "./stats.ts";
 
 export const METHOD = [
-  "Method. Everything goes through the real code: a `LeaderHarness` (src/leader/harness.ts) hosted in the benchmark",
+  "Method. Everything goes through the real code: a `LeaderHarness` (src/harness/harness.ts) hosted in the benchmark",
   "process, which plays the leader; real `pi --mode rpc` teammates loading this package with `-e`; a scripted",
   "OpenAI-compatible model on 127.0.0.1 (tests/support/scripted-model.ts) that answers `ok` at once; the real chokidar",
   "watch, JSONL cursors and a temp agent dir on local disk. Records are written exactly as a worker's `send_message`",

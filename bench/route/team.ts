@@ -4,7 +4,7 @@
  * the leader; its teammates are real `pi --mode rpc` children).
  */
 import { join } from "node:path";
-import { LeaderHarness } from "../../src/leader/harness.ts";
+import { LeaderHarness } from "../../src/harness/harness.ts";
 import type { Member } from "../../src/team/member.ts";
 import { boardLayout, runtimeLayout, type RuntimeLayout } from "../../src/store/index.ts";
 import { agentFile, PACKAGE_DIR, writeAgents } from "../../tests/support/leader.ts";

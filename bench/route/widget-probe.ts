@@ -1,13 +1,13 @@
 /**
  * The leader's console feed and widget, loaded into the benchmark's harness as the TUI leader
- * loads them (src/ui/team-ui.ts installWidget): the feed's hooks, and a widget whose TUI counts
+ * loads them (src/leader/team-ui.ts installWidget): the feed's hooks, and a widget whose TUI counts
  * the redraws it asks for. An idle team must ask for none.
  */
 import { createBoard } from "../../src/board/index.ts";
-import { feedSignals, fetchStats } from "../../src/leader/feed-hooks.ts";
-import type { LeaderHarness } from "../../src/leader/harness.ts";
-import type { MailDelivery } from "../../src/leader/harness-types.ts";
-import { TeamFeed } from "../../src/leader/team-feed.ts";
+import { feedSignals, fetchStats } from "../../src/feed/feed-hooks.ts";
+import type { LeaderHarness } from "../../src/harness/harness.ts";
+import type { MailDelivery } from "../../src/harness/harness-types.ts";
+import { TeamFeed } from "../../src/feed/team-feed.ts";
 import { teammateRow } from "../../src/ui/snapshot.ts";
 import { TeamWidget, widgetRows } from "../../src/ui/widget.ts";
 

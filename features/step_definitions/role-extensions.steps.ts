@@ -29,7 +29,7 @@ function planState(world: object): PlanState {
 }
 
 /**
- * The checks `teammate_spawn` makes before anything starts (src/leader/spawn-teammate.ts), then
+ * The checks `teammate_spawn` makes before anything starts (src/harness/spawn-teammate.ts), then
  * the child command line: refused extensions or tools leave no plan.
  */
 function plan(world: object, name: string, agent: AgentDefinition): void {

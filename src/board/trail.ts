@@ -1,6 +1,6 @@
 /**
  * The leader's record of its own board.json writes (issue 18, R48, R58): before each write the
- * leader appends one `BoardWrite` to its Pi session (a custom entry, src/leader/board-trail.ts),
+ * leader appends one `BoardWrite` to its Pi session (a custom entry, src/boardhost/board-trail.ts),
  * holding the sha256 of the text it is about to write and the lines of the tasks that changed
  * since its last record. Folded at start, the records give the sha256 of the last two writes and
  * the whole board as the leader last wrote it, so a board.json the leader did not write is found

@@ -1,9 +1,9 @@
 import { defineTool, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { TaskCreateParams, TaskListParams } from "../board/index.ts";
 import { TeamError } from "../errors.ts";
-import type { BoardHost } from "./board-host.ts";
+import type { BoardHost } from "../boardhost/index.ts";
 import type { TeamModelSetting } from "../team/model-choice.ts";
-import type { LeaderHarness } from "./harness.ts";
+import type { LeaderHarness } from "../harness/index.ts";
 import { textResult } from "../team/tool-result.ts";
 
 

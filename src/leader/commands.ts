@@ -3,14 +3,14 @@ import { knownModels } from "./model-registry.ts";
 import { applyTeamModelCommand, TEAM_MODEL_USAGE } from "../team/model-choice.ts";
 import type { TeamSession } from "./team-session.ts";
 import { CONSOLE_PAGES } from "../ui/console-model.ts";
-import { openConsole } from "../ui/team-ui.ts";
+import { openConsole } from "./team-ui.ts";
 
 /** Usage of `/agent-teams`. */
 export const AGENT_TEAMS_USAGE = `Usage: /agent-teams [${CONSOLE_PAGES.join("|")}] opens the console (a plain-text summary outside the TUI); ${TEAM_MODEL_USAGE}: the team default model for this session (roles without a model field).`;
 
 /**
  * Registers `/agent-teams` (R61): bare, or with a page name, it opens the console on that page
- * (src/ui/team-ui.ts); `/agent-teams model <provider/id>` sets the session's team default model
+ * (src/leader/team-ui.ts); `/agent-teams model <provider/id>` sets the session's team default model
  * (R6) after checking it against Pi's model registry, and `default` clears it (Pi's own default).
  */
 export function registerTeamCommands(pi: ExtensionAPI, session: () => TeamSession | undefined): void {

@@ -18,21 +18,7 @@
  * report to the leader's model while the team is being stopped.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-
-/** What a `TeamActivity` listener is told: `status` may have changed busy(); `delivery` reached the leader. */
-export type ActivityChange = "status" | "delivery";
-
-/** Whether a team still owes the leader anything. Implemented by the harness and the board. */
-export interface TeamActivity {
-  /** True while any living teammate is starting or working, or a leader delivery is pending. */
-  busy(): boolean;
-  /**
-   * Calls `listener` on every change of busy() (`status`, possibly also when nothing changed) and
-   * right after every leader delivery (`delivery`). The listener must not throw. Returns an
-   * unsubscribe, which may be called more than once.
-   */
-  subscribe(listener: (change: ActivityChange) => void): () => void;
-}
+import type { ActivityChange, TeamActivity } from "../team/team-activity.ts";
 
 /** Why a wait ended: the team is settled, a delivery is queued for the leader, or `signal` aborted. */
 export type WaitOutcome = "settled" | "delivered" | "aborted";

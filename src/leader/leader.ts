@@ -5,9 +5,9 @@ import { formatAgentGuidance, formatUntrustedAgentsHint, quoteFileText } from ".
 import { errorText } from "../error-text.ts";
 import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
-import { announceBoardCheck, sessionTrailPort } from "./board-trail.ts";
+import { announceBoardCheck, sessionTrailPort } from "../boardhost/index.ts";
 import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
-import type { LeaderDelivery } from "./harness.ts";
+import type { LeaderDelivery } from "../harness/index.ts";
 import { agentDir } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, endStopText, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
@@ -17,7 +17,7 @@ import { registerTeamCommands } from "./commands.ts";
 import { FinishLine } from "./finish-line.ts";
 import { knownModels } from "./model-registry.ts";
 import { FINISH_ENTRY_TYPE, HARNESS_EVENT_TYPE, registerTeamRenderers, TEAMMATE_REPORT_TYPE } from "../ui/renderers.ts";
-import { installWidget } from "../ui/team-ui.ts";
+import { installWidget } from "./team-ui.ts";
 
 /** The package root, which every teammate loads with `-e`. */
 const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));

@@ -10,26 +10,25 @@ import { isActive } from "../team/lifecycle-state.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
 import { resolveLoopCalls } from "../team/model-call-rate.ts";
 import { resolvePeerPairCap } from "../team/peer-pairs.ts";
-import { feedCompaction } from "./compactor.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
-import { BoardCallWatch } from "./board-calls.ts";
-import { BoardHost } from "./board-host.ts";
-import type { BoardTrailPort } from "./board-trail.ts";
-import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "./member-board.ts";
+import { BoardCallWatch } from "../boardhost/index.ts";
+import { BoardHost } from "../boardhost/index.ts";
+import type { BoardTrailPort } from "../boardhost/index.ts";
+import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "../boardhost/index.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
-import { LeaderHarness, type LeaderDelivery } from "./harness.ts";
-import { feedDelivery, feedSubmission, feedSignals, fetchStats } from "./feed-hooks.ts";
-import { NoteLog } from "./notes.ts";
-import { TaskCosts } from "./task-costs.ts";
-import { TeamFeed } from "./team-feed.ts";
+import { LeaderHarness, type LeaderDelivery } from "../harness/index.ts";
+import { feedCompaction, feedDelivery, feedSubmission, feedSignals, fetchStats } from "../feed/index.ts";
+import { NoteLog } from "../feed/index.ts";
+import { TaskCosts } from "../feed/index.ts";
+import { TeamFeed } from "../feed/index.ts";
 import type { AgentDiscovery } from "../agents/index.ts";
 import { buildSnapshot, teammateRow } from "../ui/snapshot.ts";
 import type { ConsoleSnapshot, TeammateRow } from "../ui/console-model.ts";
 import { startSweep } from "./session-boundary.ts";
-import { reclaimLeftoverWorktrees } from "./worktree-reclaim.ts";
-import { worktreeKeptText } from "./worktree-report.ts";
+import { reclaimLeftoverWorktrees } from "../harness/index.ts";
+import { worktreeKeptText } from "../harness/index.ts";
 
 /** What a session's team needs from the Pi session that runs it. */
 export interface TeamSessionOptions {
@@ -49,7 +48,7 @@ export interface TeamSessionOptions {
   onLifeline?: (teammate: string, text: string, ok: boolean) => void;
   /** A failed board submission (W22), one line for the transcript, never for the leader's model. */
   onFailedSubmission?: (teammate: string, text: string) => void;
-  /** The leader's record of its board.json writes in its Pi session (src/leader/board-trail.ts). */
+  /** The leader's record of its board.json writes in its Pi session (src/boardhost/board-trail.ts). */
   boardTrail?: BoardTrailPort;
 }
 
@@ -84,7 +83,7 @@ export class TeamSession {
   readonly #key: string;
   /** Shared by every capture of this session's worktrees: exit captures, spawns, the start-up reclaim. */
   readonly #worktreeLocks = new WorktreeLocks();
-  /** Rescans the board's intent folders while a teammate's board call is open (src/leader/board-calls.ts). */
+  /** Rescans the board's intent folders while a teammate's board call is open (src/boardhost/board-calls.ts). */
   readonly #boardCalls = new BoardCallWatch(() => this.board.rescanIntents());
 
   constructor(o: TeamSessionOptions) {

@@ -4,8 +4,8 @@ import { parseStringList } from "../board/inputs.ts";
 import { normalizeResource } from "../board/resources.ts";
 import { TeamError } from "../errors.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
-import type { BoardWork } from "./board-host.ts";
-import type { LeaderHarness } from "./harness.ts";
+import type { BoardWork } from "../boardhost/index.ts";
+import type { LeaderHarness } from "../harness/index.ts";
 import { textResult } from "../team/tool-result.ts";
 
 const InlineDefinition = Type.Object({

@@ -17,7 +17,7 @@ export function sessionKey(sessionFile: string | undefined, cwd: string): string
   return createHash("sha256").update(sessionFile ?? cwd).digest("hex").slice(0, 16);
 }
 
-/** Name of the session lock in a runtime dir: the leader's pid (src/leader/session-lock.ts). */
+/** Name of the session lock in a runtime dir: the leader's pid (src/harness/session-lock.ts). */
 export const SESSION_LOCK_FILE = "leader.lock";
 
 /** Paths of one session's runtime state (R57). Directories are 0700, files 0600. */

@@ -1,7 +1,7 @@
 /**
  * What a teammate is doing, as one line for the console and the widget (R61, R62), read from its
  * child's RPC events: the tool it runs with an argument summary, or the last line of its text.
- * Pure; the shell (src/leader/team-feed.ts) keeps the state between events.
+ * Pure; the shell (src/feed/team-feed.ts) keeps the state between events.
  */
 import { isRecord } from "../is-record.ts";
 import type { RpcEvent } from "../process/index.ts";

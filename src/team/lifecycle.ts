@@ -1,6 +1,6 @@
 /**
  * The teammate lifecycle as one pure transition (style practices 2, 3): `transition(state, event,
- * now, ctx)` returns the next state and the effects for the shell (src/leader/team-effects.ts). Rules
+ * now, ctx)` returns the next state and the effects for the shell (src/harness/team-effects.ts). Rules
  * live here and nowhere else: delivery of mail (R24, R27), reports (R26, R47), the direct
  * assignment (R15, R49), rescue of runs that end without a report (L31), heartbeats (R52, R53),
  * holding sends while a compaction runs (issue 8), and the end of an incarnation with the release

@@ -3,8 +3,8 @@
  * calls in a short time with no report and no board step in between is looping (a scripted
  * misbehaving teammate called `task_list` 975 times in 45 s, unseen), and the leader is told once.
  * Nothing is stopped. No clock: every `at` is given (ms since the epoch). The shell is
- * src/leader/team-driver.ts (one per incarnation; it counts each assistant `message_end` of the
- * teammate's RPC stream) and src/leader/harness.ts (the steps that start a new streak).
+ * src/harness/team-driver.ts (one per incarnation; it counts each assistant `message_end` of the
+ * teammate's RPC stream) and src/harness/harness.ts (the steps that start a new streak).
  */
 
 /**

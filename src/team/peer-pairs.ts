@@ -2,7 +2,7 @@
  * The peer-pair cap (W19) as a pure rule: peer mail is counted per unordered pair of teammates,
  * both directions together, from the last moment the leader was involved with either of them;
  * at the cap the pair is cut, and its further mail is refused until the leader is involved again.
- * No clock: every `at` is given (ms since the epoch). The shells are src/leader/peer-cap.ts (the
+ * No clock: every `at` is given (ms since the epoch). The shells are src/harness/peer-cap.ts (the
  * leader, which judges every peer record before delivery) and src/worker/channel.ts (the
  * sender's tool, which refuses up front from the cuts the roster shows).
  */

@@ -5,9 +5,11 @@
  */
 import type { TaskStatus } from "../board/types.ts";
 import type { AgentScope } from "../agents/types.ts";
-import type { MailKind } from "../mail/envelope.ts";
 import type { CompactionInfo } from "../team/compaction.ts";
 import type { ContextGauge } from "../team/context.ts";
+import type { MailRow } from "../feed/index.ts";
+
+export type { MailRow } from "../feed/index.ts";
 
 /** The console's pages, in Tab order. */
 export const CONSOLE_PAGES = ["teammates", "roles", "board", "mail"] as const;
@@ -108,26 +110,6 @@ export interface TaskRow {
   readonly waitsShort?: string;
 }
 
-/** One row of the Mail page, newest first on the page. */
-export interface MailRow {
-  /**
-   * Identity that survives refreshes and the bounds that drop old rows (a feed sequence number, a
-   * message id), so the console keeps its selection on the row; absent rows are keyed by content.
-   */
-  readonly id?: string;
-  readonly at: number;
-  readonly kind: MailKind;
-  readonly from: string;
-  readonly to: string;
-  /** The first non-empty line of the body, at most 120 characters; `(no content)` when empty (R32). */
-  readonly title: string;
-  readonly body: string;
-  /**
-   * What became of it: `queued`, `steered`, `delivered into turn`, `reported` (a report with its
-   * status), `answered: yes`, `cancelled (timeout)`, `dropped`, ...
-   */
-  readonly receipt: string;
-}
 
 /** Everything the console shows, taken at `now`. */
 export interface ConsoleSnapshot {

@@ -1,4 +1,5 @@
-import { replaceControlCharacters, stripTerminalSequences, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
+import { truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
+import { oneLine } from "../feed/index.ts";
 import type { CompactionInfo } from "../team/compaction.ts";
 import type { ContextGauge } from "../team/context.ts";
 
@@ -6,6 +7,8 @@ import type { ContextGauge } from "../team/context.ts";
  * Shared formatters of the console, the summary and the widget (R61, R62). All pure; widths are
  * terminal columns as pi-tui's `visibleWidth` counts them (wide characters count 2, L19).
  */
+
+export { oneLine, safeLines } from "../feed/index.ts";
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -140,22 +143,6 @@ export function fitSegments(segments: readonly Segment[], width: number): string
     room -= w;
   }
   return out;
-}
-
-/**
- * Untrusted text (activity, titles, names) as one safe line: terminal sequences removed and
- * every run of control characters (newlines, tabs, ESC) turned into one space, trimmed.
- */
-export function oneLine(text: string): string {
-  return replaceControlCharacters(stripTerminalSequences(text)).trim();
-}
-
-/**
- * Untrusted multi-line text (bodies, stderr) as safe lines: split on any newline, terminal
- * sequences removed, tabs as two spaces, other control characters as a space.
- */
-export function safeLines(text: string): string[] {
-  return text.split(/\r\n|\n|\r/).map((l) => replaceControlCharacters(stripTerminalSequences(l).replace(/\t/g, "  ")));
 }
 
 /** A teammate name as the UI writes it: `@name`. */

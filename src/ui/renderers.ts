@@ -1,7 +1,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Box, Text, visibleWidth, type Component } from "@earendil-works/pi-tui";
 import { isRecord } from "../is-record.ts";
-import { titleOf } from "../leader/team-feed.ts";
+import { titleOf } from "../feed/index.ts";
 import { at, fitSegments, oneLine, safeLines, type Segment } from "./format.ts";
 import type { ThemeLike, UiFg } from "./ports.ts";
 

@@ -5,9 +5,9 @@
 import { holderOf, unmetDependencies, type Board, type Wait } from "../board/index.ts";
 import { TASK_STATUSES, type Task, type TaskStatus } from "../board/types.ts";
 import type { AgentDefinition, AgentDiscovery } from "../agents/index.ts";
-import type { Note } from "../leader/notes.ts";
-import type { TaskCosts, Usage } from "../leader/task-costs.ts";
-import { titleOf, type TeamFeed } from "../leader/team-feed.ts";
+import type { Note } from "../feed/index.ts";
+import type { TaskCosts, Usage } from "../feed/index.ts";
+import { titleOf, type TeamFeed } from "../feed/index.ts";
 import { LEADER_NAME, TASK_BOARD } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
 import type { ConsoleSnapshot, MailRow, RoleRow, SkippedRole, TaskRow, TeammateRow, VerifyState } from "./console-model.ts";

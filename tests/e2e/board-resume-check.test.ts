@@ -3,7 +3,7 @@
  * completion in a peer's name with a forged result, as a teammate with bash did) is flagged at
  * `pi -c`, to the user and in the leader's next turn, and `task_list` does not show the forged
  * completion; a board the leader wrote resumes with no flag. The leader's record of its writes
- * lives in its Pi session (src/leader/board-trail.ts).
+ * lives in its Pi session (src/boardhost/board-trail.ts).
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { useCleanups } from "../support/cleanups.ts";
-import { LeaderHarness, type MailDelivery } from "../../src/leader/harness.ts";
+import { LeaderHarness, type MailDelivery } from "../../src/harness/harness.ts";
 import { appendInboxRecord } from "../../src/mail/index.ts";
 import type { RpcChild, RpcCommand } from "../../src/process/index.ts";
 import { boardLayout, runtimeLayout } from "../../src/store/index.ts";

@@ -15,7 +15,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { useCleanups } from "../support/cleanups.ts";
-import { LeaderHarness, type HarnessNote, type LeaderDelivery, type MailDelivery } from "../../src/leader/harness.ts";
+import { LeaderHarness, type HarnessNote, type LeaderDelivery, type MailDelivery } from "../../src/harness/harness.ts";
 import { appendInboxRecord, readRosterFile } from "../../src/mail/index.ts";
 import { boardLayout, runtimeLayout } from "../../src/store/index.ts";
 import { PEER_PAIR_CAP } from "../../src/team/peer-pairs.ts";

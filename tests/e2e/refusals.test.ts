@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { LeaderHarness } from "../../src/leader/harness.ts";
+import { LeaderHarness } from "../../src/harness/harness.ts";
 import { boardLayout, runtimeLayout } from "../../src/store/index.ts";
 import { boardWorker, create, leaderCommands, send, spawnIdle, startBoardTeam, until, type BoardTeam } from "../support/board.ts";
 import { agentFile, PACKAGE_DIR } from "../support/leader.ts";

@@ -4,7 +4,7 @@
  *   61 000-character result) are refused at once with the field and the limit, instead of the
  *   teammate's tool call hanging for the 120 s decision timeout;
  * - an invalid intent on disk that its named spawn did not seal gets no decision, even with a
- *   usable id (a sealed invalid one is answered: tests/unit/leader/board-host-intents.test.ts);
+ *   usable id (a sealed invalid one is answered: tests/unit/boardhost/board-host-intents.test.ts);
  * - intent ids are file names: "../../../ESCAPED" never makes the leader write a file outside
  *   the board's folders, and "nodir/poison" never blocks the claims after it.
  */

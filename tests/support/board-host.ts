@@ -6,8 +6,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { boardDigest, boardParts, emptyTrail, recordWrite, type Board, type BoardWrite, type Holder } from "../../src/board/index.ts";
-import type { IntentAnswer } from "../../src/leader/board-apply.ts";
-import type { BoardTrailPort } from "../../src/leader/board-trail.ts";
+import type { IntentAnswer } from "../../src/boardhost/board-apply.ts";
+import type { BoardTrailPort } from "../../src/boardhost/board-trail.ts";
 import type { BoardLayout } from "../../src/store/index.ts";
 
 /**
@@ -51,7 +51,7 @@ export function memoryTrail(writes: BoardWrite[] = []): BoardTrailPort & { write
 
 /**
  * Writes `board` as board.json the way a leader of this session did: recorded first in a session
- * record (src/leader/board-trail.ts), which is returned for the next BoardHost (`trail`).
+ * record (src/boardhost/board-trail.ts), which is returned for the next BoardHost (`trail`).
  */
 export async function plantBoard(layout: BoardLayout, board: Board): Promise<BoardTrailPort & { writes: () => BoardWrite[] }> {
   const parts = boardParts(board);

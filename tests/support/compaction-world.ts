@@ -4,7 +4,7 @@
  * The fake driver wires the compactor like the harness does: a terminal report marks a boundary,
  * `board_idle` calls `idle` first.
  */
-import { Compactor, type CompactCommand } from "../../src/leader/compactor.ts";
+import { Compactor, type CompactCommand } from "../../src/harness/compactor.ts";
 import { makeInboxRecord, type OutboxRecord } from "../../src/mail/index.ts";
 import { initialState, isQuiet, transition, type TeammateEffect, type TeammateEvent, type TeammateState } from "../../src/team/lifecycle.ts";
 import type { CompactionInfo } from "../../src/team/compaction.ts";

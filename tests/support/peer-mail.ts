@@ -1,4 +1,4 @@
-import type { LeaderHarness } from "../../src/leader/harness.ts";
+import type { LeaderHarness } from "../../src/harness/harness.ts";
 import { makeInboxRecord, makeOutboxRecord, type InboxRecord, type OutboxRecord, type ReportStatus } from "../../src/mail/index.ts";
 
 /**

@@ -1,8 +1,8 @@
-/** Fake stream teammates around one real StreamRecords (src/leader/stream-records.ts), for unit tests and features. */
+/** Fake stream teammates around one real StreamRecords (src/harness/stream-records.ts), for unit tests and features. */
 import { SpawnKeys } from "../../src/mail/index.ts";
 import { STREAM_ENTRY_TYPE, StreamDownSchema, type StreamDown } from "../../src/mail/stream-wire.ts";
-import { PeerCap } from "../../src/leader/peer-cap.ts";
-import { StreamRecords, type StreamBoard } from "../../src/leader/stream-records.ts";
+import { PeerCap } from "../../src/harness/peer-cap.ts";
+import { StreamRecords, type StreamBoard } from "../../src/harness/stream-records.ts";
 import { checkValue } from "../../src/store/index.ts";
 import type { TeammateEvent } from "../../src/team/lifecycle-types.ts";
 import type { Member } from "../../src/team/member.ts";

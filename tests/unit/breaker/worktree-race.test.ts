@@ -2,7 +2,7 @@
  * Breaker: a capture of a stopped teammate's worktree racing a same-name prepare.
  *
  * In the harness, a crashed teammate stops being `living` when its "closed" event is handled,
- * but keepWorktree (src/leader/teammate-exit.ts) only captures after that, and `m.kept` is set
+ * but keepWorktree (src/harness/teammate-exit.ts) only captures after that, and `m.kept` is set
  * only when the capture ends. A respawn of the same name in that window is accepted (the name is
  * free), and its prepareWorktree reclaims "leftovers of the same name": the very worktree
  * keepWorktree is capturing. Two `git add -A` in one worktree corrupt each other's index

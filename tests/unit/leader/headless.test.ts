@@ -8,11 +8,10 @@ import {
   registerHeadless,
   SIGINT_EXIT_CODE,
   waitForTeam,
-  type ActivityChange,
   type HeadlessProcess,
   STUCK_EXIT_CODE,
-  type TeamActivity,
 } from "../../../src/leader/headless.ts";
+import type { ActivityChange, TeamActivity } from "../../../src/team/team-activity.ts";
 
 class FakeTeam implements TeamActivity {
   listeners = new Set<(change: ActivityChange) => void>();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { BoardWork } from "../../../src/leader/board-host.ts";
-import type { SpawnRequest } from "../../../src/leader/harness-types.ts";
-import type { LeaderHarness } from "../../../src/leader/harness.ts";
+import type { BoardWork } from "../../../src/boardhost/board-host.ts";
+import type { SpawnRequest } from "../../../src/harness/harness-types.ts";
+import type { LeaderHarness } from "../../../src/harness/harness.ts";
 import { registerLeaderTools } from "../../../src/leader/tools.ts";
 
 type Execute = (id: string, params: Record<string, unknown>) => Promise<{ content: { text: string }[] }>;

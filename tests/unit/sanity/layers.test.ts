@@ -32,7 +32,7 @@ function shown(v: Violation): string {
 }
 
 describe("folder layering (.dependency-cruiser.cjs)", () => {
-  it("has no folder cycle and no import from a lower folder into src/ui or src/leader", () => {
+  it("keeps the layers of .dependency-cruiser.cjs: no folder cycle, nothing into src/ui or src/leader, rooms apart and entered through their index", () => {
     const summary = cruise();
     expect(summary.totalCruised).toBeGreaterThan(100); // it read src/, not an empty set
     const errors = summary.violations.filter((v) => v.rule.severity === "error").map(shown);

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { Type } from "typebox";
 import { describe, expect, it } from "vitest";
 import { openStderrLog, readTail } from "../../../src/process/stderr-log.ts";
-import { NoteLog } from "../../../src/leader/notes.ts";
+import { NoteLog } from "../../../src/feed/notes.ts";
 import { appendRecord, JsonlCursor, NotRegularFileError, openAppendSync, openRegularSync, readRegularFile, readValidated } from "../../../src/store/index.ts";
 import { useTempDirs } from "./tmp.ts";
 

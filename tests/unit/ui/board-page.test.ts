@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AgentDefinition } from "../../../src/agents/index.ts";
 import { gateOutcome, type Board } from "../../../src/board/index.ts";
-import { TaskCosts } from "../../../src/leader/task-costs.ts";
-import { TeamFeed } from "../../../src/leader/team-feed.ts";
+import { TaskCosts } from "../../../src/feed/task-costs.ts";
+import { TeamFeed } from "../../../src/feed/team-feed.ts";
 import { Member } from "../../../src/team/member.ts";
 import type { ConsoleSnapshot, TaskRow } from "../../../src/ui/console-model.ts";
 import { buildSnapshot } from "../../../src/ui/snapshot.ts";

@@ -1,9 +1,9 @@
 import { KeybindingsManager, TUI_KEYBINDINGS } from "@earendil-works/pi-tui";
 import { describe, expect, it, vi } from "vitest";
 import { createBoard } from "../../../src/board/board.ts";
-import { NoteLog } from "../../../src/leader/notes.ts";
-import { TaskCosts } from "../../../src/leader/task-costs.ts";
-import { MAIL_ROWS, TeamFeed } from "../../../src/leader/team-feed.ts";
+import { NoteLog } from "../../../src/feed/notes.ts";
+import { TaskCosts } from "../../../src/feed/task-costs.ts";
+import { MAIL_ROWS, TeamFeed } from "../../../src/feed/team-feed.ts";
 import { TeamConsole } from "../../../src/ui/console.ts";
 import { buildSnapshot, NOTE_ROWS } from "../../../src/ui/snapshot.ts";
 import { ansiTheme, KEY, plain } from "./fixture.ts";
