@@ -3,7 +3,7 @@
  * (src/team/lifecycle.ts) applied event by event, every effect kept, no shell.
  */
 import { makeInboxRecord, type InboxRecord, type OutboxRecord } from "../../src/mail/index.ts";
-import { initialState, transition, type HeartbeatConfig, type Sending, type TeammateEffect, type TeammateEvent, type TeammateState } from "../../src/team/lifecycle.ts";
+import { initialState, transition, type HeartbeatConfig, type Sending, type TeammateEffect, type TeammateEvent, type TeammateState, type TransitionContext } from "../../src/team/lifecycle.ts";
 
 /** The simulated teammate "alice"'s spawn id. */
 export const SIM_SPAWN = "11111111-1111-4111-8111-111111111111";
@@ -71,4 +71,18 @@ export function simMail(body: string, from = "bob", at = 5): InboxRecord {
 /** A report of alice's with `status` (unsigned: the core does not check seals). */
 export function simReport(status: OutboxRecord["status"], body = "r", spawnId = SIM_SPAWN): OutboxRecord {
   return { v: 2, id: `m-${body}-${status}`, at: 5, from: "alice", spawnId, status, body, sig: "-" } as OutboxRecord;
+}
+
+/**
+ * Applies `events` from `state` at 1000 ms with `ctx`; returns the last state and every effect.
+ * For tests that need their own facts or start from a state of their own.
+ */
+export function runEvents(ctx: TransitionContext, state: TeammateState, ...events: TeammateEvent[]): { state: TeammateState; effects: TeammateEffect[] } {
+  const effects: TeammateEffect[] = [];
+  for (const e of events) {
+    const step = transition(state, e, 1000, ctx);
+    state = step.state;
+    effects.push(...step.effects);
+  }
+  return { state, effects };
 }

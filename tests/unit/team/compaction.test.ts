@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { runEvents } from "../../support/lifecycle-sim.ts";
 import { makeInboxRecord } from "../../../src/mail/index.ts";
 import {
   compactBlock, compactionLine, compactionNote, compactionTokens, DEFAULT_COMPACT_AT, formatTokens, refusalLine, resolveCompactAt, shouldCompact,
   type AutoCompactInput,
 } from "../../../src/team/compaction.ts";
-import { initialState, isQuiet, transition, type TeammateEffect, type TeammateEvent, type TeammateState, type TransitionContext } from "../../../src/team/lifecycle.ts";
+import { initialState, isQuiet, type TeammateEvent, type TeammateState, type TransitionContext } from "../../../src/team/lifecycle.ts";
 
 const SPAWN = "11111111-1111-4111-8111-111111111111";
 const ctx: TransitionContext = {
@@ -12,16 +13,7 @@ const ctx: TransitionContext = {
   heartbeat: { stallMs: 0, silentMs: 0 },
 };
 
-/** Applies `events` from `state`; returns the last state and every effect. */
-function run(state: TeammateState, ...events: TeammateEvent[]): { state: TeammateState; effects: TeammateEffect[] } {
-  const effects: TeammateEffect[] = [];
-  for (const e of events) {
-    const step = transition(state, e, 1000, ctx);
-    state = step.state;
-    effects.push(...step.effects);
-  }
-  return { state, effects };
-}
+const run = (state: TeammateState, ...events: TeammateEvent[]) => runEvents(ctx, state, ...events);
 
 const ticket = (s: TeammateState): number => ("life" in s && s.life.sending ? s.life.sending.ticket : -1);
 const idle = (): TeammateState => run(initialState(SPAWN, 0), { type: "ready" }).state;

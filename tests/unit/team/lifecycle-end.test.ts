@@ -3,10 +3,11 @@
  * exactly what is recorded (`release`, then `captured`), and what a successor is told (R16, R20).
  */
 import { describe, expect, it } from "vitest";
+import { runEvents } from "../../support/lifecycle-sim.ts";
 import type { Worktree } from "../../../src/isolation/index.ts";
 import type { OutboxRecord } from "../../../src/mail/index.ts";
 import type { PiChild } from "../../../src/process/index.ts";
-import { initialState, occupies, statusOf, transition, type TeammateEffect, type TeammateEvent, type TeammateState, type TransitionContext } from "../../../src/team/lifecycle.ts";
+import { initialState, occupies, statusOf, type TeammateEffect, type TeammateEvent, type TeammateState, type TransitionContext } from "../../../src/team/lifecycle.ts";
 
 const SPAWN = "22222222-2222-4222-8222-222222222222";
 const ctx: TransitionContext = {
@@ -17,15 +18,7 @@ const wt = { name: "bo", spawnId: SPAWN, dir: "/wt/bo-22222222", cwd: "/wt/bo-22
 const proc = { pid: 7 } as PiChild;
 const claim = { id: "t1", subject: "Fix the parser" };
 
-function run(state: TeammateState, ...events: TeammateEvent[]): { state: TeammateState; effects: TeammateEffect[] } {
-  const effects: TeammateEffect[] = [];
-  for (const e of events) {
-    const step = transition(state, e, 1000, ctx);
-    state = step.state;
-    effects.push(...step.effects);
-  }
-  return { state, effects };
-}
+const run = (state: TeammateState, ...events: TeammateEvent[]) => runEvents(ctx, state, ...events);
 
 const release = (effects: TeammateEffect[]) => effects.filter((e) => e.type === "release");
 const report = (status: OutboxRecord["status"], body: string): OutboxRecord =>
