@@ -3,6 +3,8 @@ import { openAppendSync } from "../store/regular-file.ts";
 
 /** One harness note: something the harness did or saw that is not a model turn. */
 export interface Note {
+  /** Its number in this log, from 1: the console's Mail row keeps it while the shown window slides. */
+  seq: number;
   at: number;
   text: string;
 }
@@ -15,6 +17,7 @@ export class NoteLog {
   readonly #entries: Note[] = [];
   #file: string | undefined;
   readonly #limit: number;
+  #seq = 0;
 
   constructor(options: { file?: string; limit?: number } = {}) {
     this.#file = options.file;
@@ -23,7 +26,7 @@ export class NoteLog {
 
   /** Records one note. Never throws; a failed file append is dropped silently (memory keeps it). */
   add(text: string, at: number = Date.now()): void {
-    this.#entries.push({ at, text });
+    this.#entries.push({ seq: ++this.#seq, at, text });
     if (this.#entries.length > this.#limit) this.#entries.shift();
     if (this.#file) appendLine(this.#file, `${new Date(at).toISOString()} ${text}\n`);
   }

@@ -175,16 +175,6 @@ function taskRow(board: Board, t: Task, cost: Usage, members: readonly Member[],
   };
 }
 
-/** Ids of notes for their Mail rows: a note keeps its id while the shown window slides. */
-const NOTE_IDS = new WeakMap<Note, string>();
-let noteSeq = 0;
-
-function noteId(n: Note): string {
-  let id = NOTE_IDS.get(n);
-  if (!id) NOTE_IDS.set(n, (id = `note:${++noteSeq}`));
-  return id;
-}
-
 /** Feed rows, mail read and not yet delivered (`queued`), and harness notes; newest first. */
 function mailRows(s: SnapshotSources): MailRow[] {
   const queued = s.members.flatMap((m) => m.pendingMail.map((r): MailRow => ({
@@ -197,7 +187,7 @@ function mailRows(s: SnapshotSources): MailRow[] {
     body: r.body,
     receipt: "queued",
   })));
-  const notes = s.notes.slice(-NOTE_ROWS).map((n): MailRow => ({ id: noteId(n), at: n.at, kind: "note", from: "harness", to: "log", title: titleOf(n.text), body: n.text, receipt: "noted" }));
+  const notes = s.notes.slice(-NOTE_ROWS).map((n): MailRow => ({ id: `note:${n.seq}`, at: n.at, kind: "note", from: "harness", to: "log", title: titleOf(n.text), body: n.text, receipt: "noted" }));
   // Reversed first: rows of one batch share a millisecond, and the stable sort keeps them newest first.
   return [...s.feed.mailRows(), ...queued, ...notes].reverse().sort((a, b) => b.at - a.at);
 }
