@@ -21,9 +21,9 @@ export function fetchStats(feed: TeamFeed, m: Member): void {
 
 /**
  * Feeds the console (R61) from the session's bus: RPC events for the activity line and the
- * gauge, mail written into a child (`steered` or `delivered into turn`) and the leader's
- * deliveries for the Mail page. Subscribe it before the leader's own `delivery` listener, so a
- * delivery is on the Mail page before its turn starts. Returns the unsubscribe.
+ * gauge; mail written into a child (`steered` or `delivered into turn`), the leader's deliveries
+ * and compactions for the Mail page. Subscribe it before the leader's own `delivery` listener, so
+ * a delivery is on the Mail page before its turn starts. Returns the unsubscribe.
  */
 export function feedSignals(bus: Pick<TeamBus, "on">, feed: TeamFeed): () => void {
   const offs = [
@@ -36,6 +36,7 @@ export function feedSignals(bus: Pick<TeamBus, "on">, feed: TeamFeed): () => voi
       for (const r of e.records) feed.mail({ kind: kindOf(r.from), from: r.from, to: e.teammate, body: r.body, receipt, at: e.at });
     }),
     bus.on("delivery", ({ delivery }) => feedDelivery(feed, delivery)),
+    bus.on("compaction", ({ member, info }) => feedCompaction(feed, member, info)),
   ];
   return () => {
     for (const off of offs) off();

@@ -21,7 +21,7 @@ import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
 import { LeaderHarness } from "../harness/index.ts";
 import type { LeaderDelivery } from "../team/leader-delivery.ts";
-import { feedCompaction, feedSubmission, feedSignals, fetchStats } from "../feed/index.ts";
+import { feedSubmission, feedSignals, fetchStats } from "../feed/index.ts";
 import { NoteLog } from "../feed/index.ts";
 import { TaskCosts } from "../feed/index.ts";
 import { TeamFeed } from "../feed/index.ts";
@@ -128,7 +128,7 @@ export class TeamSession {
       heartbeat: heartbeat.config,
       peerPairCap: peerCap.cap,
       loopCalls: loop.calls,
-      compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
+      compaction: { at: compactAt.at },
       board: {
         answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
         holdings: (m) => holdingsOf(this.board.board, m),

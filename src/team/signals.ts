@@ -5,6 +5,7 @@
  */
 import type { AcceptedSubmission, BoardEscalation, BoardSettled, Holder } from "../board/index.ts";
 import type { RpcEvent } from "../process/index.ts";
+import type { CompactionInfo } from "./compaction.ts";
 import type { HarnessNote, LeaderDelivery, MailDelivery } from "./leader-delivery.ts";
 import type { Member } from "./member.ts";
 import type { ActivityChange } from "./team-activity.ts";
@@ -28,6 +29,8 @@ export type TeamSignal =
   | { readonly type: "gone"; readonly member: Member; readonly reason: "shutdown" | "crash" }
   /** A spawn ended, started or failed (it counted as team work while in flight). */
   | { readonly type: "spawn_ended" }
+  /** A compaction of a teammate's context started (`running`), ended (`done`) or failed (issue 8). */
+  | { readonly type: "compaction"; readonly member: Member; readonly info: CompactionInfo }
   /** After teammate steps (`status`) and leader deliveries (`delivery`): headless waits. */
   | { readonly type: "activity"; readonly change: ActivityChange }
   // From the board host.
