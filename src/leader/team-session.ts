@@ -55,9 +55,11 @@ export interface TeamSessionOptions {
 }
 
 /**
- * One Pi session's team: the harness and the board, wired to each other through this object
- * instead of closures over `let`s. Built at `session_start`, closed at `session_shutdown`; a
- * closed session's harness ignores every late callback (L29).
+ * One Pi session's team: the harness, the board host and the feed, which tell each other what
+ * happened on the session's bus (`bus`, src/team/bus.ts; who hears a signal: grep `on("<type>"`)
+ * and ask each other only the queries passed below as ports (mates, holdings, open claims...).
+ * Built at `session_start`, closed at `session_shutdown`; a closed session's harness ignores
+ * every late callback (L29).
  */
 export class TeamSession {
   /** What the harness, the board host and the feed tell each other (src/team/signals.ts). */
@@ -185,7 +187,7 @@ export class TeamSession {
   /** Starts the harness (takes the session lock), then the board. @throws TeamError `locked`. */
   async start(): Promise<void> {
     await this.harness.start();
-    this.harness.subscribe(() => {
+    this.bus.on("activity", () => {
       for (const m of this.feed.phases(this.harness.members())) fetchStats(this.feed, m);
       this.board.teamChanged(); // subscribed first: the summary is queued before a headless wait ends
     });
