@@ -7,6 +7,7 @@ export type {
   Accepted,
   AbortReason,
   Assignment,
+  BoardEscalation,
   Effect,
   GateRun,
   Holder,
@@ -28,12 +29,12 @@ export { normalizeResource, resourcesOverlap, anyOverlap, type NormalizedResourc
 
 export { createTask, type CreateInput, type CreateRejection, type CreateResult, type Repointed } from "./create.ts";
 export { claimTask, type Claimant, type ClaimInput, type ClaimResult } from "./claim.ts";
-export { FAILED_SUBMITS_TO_PARK, submitTask, type SubmitInput, type SubmitOutcome, type SubmitResult } from "./submit.ts";
+export { FAILED_SUBMITS_TO_PARK, submitTask, type AcceptedSubmission, type SubmitInput, type SubmitOutcome, type SubmitResult } from "./submit.ts";
 // The refusal codes are the decision record's (src/mail/rejections.ts); the core returns them.
 export type { BoardRejection, ClaimRejection, SubmitRejection } from "../mail/rejections.ts";
 export { FAILS_TO_PARK, gateOutcome, reopenCall, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
 export { allowResubmit, type AllowResubmitResult } from "./resubmit.ts";
-export { SUMMARY_TASKS, checkSettled, settledKey, type SettledDecision, type SettledInput } from "./settled.ts";
+export { SUMMARY_TASKS, checkSettled, settledKey, type BoardSettled, type SettledDecision, type SettledInput } from "./settled.ts";
 export { releaseHolder, reviveBoard, type GoneHolder, type ReleaseResult, type RevivedBoard } from "./holders.ts";
 
 export { REASONS_LIMIT, bound, clarificationPrompt, parseVerdict, reviewerPrompt, type ReviewerPromptInput, type Verdict } from "./verdict.ts";

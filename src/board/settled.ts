@@ -36,6 +36,9 @@ export type SettledDecision =
   | { readonly kind: "settled"; readonly key: string; readonly text: string; readonly counts: Readonly<Record<TaskStatus, number>> }
   | { readonly kind: "quiet"; readonly why: "no_tasks" | "open_work" | "team_working" | "already_summarised" };
 
+/** The board-settled summary for the leader (one per settle episode). */
+export type BoardSettled = Extract<SettledDecision, { kind: "settled" }>;
+
 const code = (id: string): string => `\`${id}\``;
 
 function settledTask(task: Task): boolean {

@@ -27,6 +27,17 @@ export interface SubmitInput {
  */
 export type SubmitOutcome = "completed" | "in_review" | "released" | "acknowledged" | "parked";
 
+/** An accepted `task_submit`, for the console's Mail page (a failure is seen, W22). */
+export interface AcceptedSubmission {
+  readonly taskId: string;
+  readonly status: "completed" | "failed";
+  readonly outcome: SubmitOutcome;
+  /** The result or failure reason as submitted (bounded by the core). */
+  readonly text: string;
+  /** Failed submissions of the task so far, by any holders. */
+  readonly failedSubmits: number;
+}
+
 /** Failed submissions of one task, by any holders, that park it instead of releasing it (W22). */
 export const FAILED_SUBMITS_TO_PARK = 2;
 

@@ -173,3 +173,6 @@ export interface Rejected<R extends string> {
 
 /** Limit (chars) on submitted result text kept on the task and shown to reviewers. */
 export const RESULT_LIMIT = 8_000;
+
+/** A verify escalation for the leader: the task, its holder (who the event is about) and the text. */
+export type BoardEscalation = Extract<Effect, { type: "escalate" }>;

@@ -4,9 +4,11 @@
  * `submitTask`, and the text the worker's model gets back. No I/O: the caller answers on the
  * teammate's pipe (board-intents.ts, stream-records.ts).
  */
-import { boardOffText, claimTask, submitTask, type Assignment, type Board, type BoardRejection, type Effect, type Holder, type SubmitOutcome } from "../board/index.ts";
+import { boardOffText, claimTask, submitTask, type Assignment, type Board, type BoardRejection, type Effect, type Holder, type AcceptedSubmission } from "../board/index.ts";
 import type { BoardIntent } from "../mail/index.ts";
 import type { BoardMate } from "./board-host-types.ts";
+
+export type { AcceptedSubmission } from "../board/index.ts";
 
 /** What one intent did: the decision the teammate's pipe carries back (src/mail/stream-wire.ts). */
 export type IntentAnswer =
@@ -26,17 +28,6 @@ export interface ApplyContext {
   apply: (effects: readonly Effect[]) => void;
   /** A submission of `holder` was accepted (an assignment boundary). Must not throw. */
   submitted?: (holder: Holder, submission: AcceptedSubmission) => void;
-}
-
-/** An accepted `task_submit`, for the console's Mail page (a failure is seen, W22). */
-export interface AcceptedSubmission {
-  readonly taskId: string;
-  readonly status: "completed" | "failed";
-  readonly outcome: SubmitOutcome;
-  /** The result or failure reason as submitted (bounded by the core). */
-  readonly text: string;
-  /** Failed submissions of the task so far, by any holders. */
-  readonly failedSubmits: number;
 }
 
 /** The direct assignments of `mates` other than `except`, whose resources block claims (R49). */

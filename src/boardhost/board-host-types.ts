@@ -3,11 +3,12 @@
  * know about teammates (R15, R43, R49), the escalations (R45) and settled summaries it hands to
  * the leader, and its options (notice pace, intent grace L6). Declarations only.
  */
-import type { Effect, Holder, SettledDecision } from "../board/index.ts";
+import type { Holder } from "../board/index.ts";
+import type { TeamBus } from "../team/bus.ts";
 import type { SpawnKeys } from "../mail/index.ts";
 import type { BoardLayout } from "../store/index.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
-import type { AcceptedSubmission, IntentAnswer } from "./board-apply.ts";
+import type { IntentAnswer } from "./board-apply.ts";
 import type { BoardTrailPort } from "./board-trail.ts";
 
 /** What the board needs to know about one living teammate. */
@@ -21,11 +22,7 @@ export interface BoardMate extends Holder {
   roleVerify: string | undefined;
 }
 
-/** A verify escalation for the leader: the task, its holder (who the event is about) and the text. */
-export type BoardEscalation = Extract<Effect, { type: "escalate" }>;
-
-/** The board-settled summary for the leader (one per settle episode). */
-export type BoardSettled = Extract<SettledDecision, { kind: "settled" }>;
+export type { BoardEscalation, BoardSettled } from "../board/index.ts";
 
 /** What the board holds for one teammate, for the teammate_spawn result. */
 export interface BoardWork {
@@ -59,32 +56,23 @@ export interface BoardHostOptions {
   env: NodeJS.ProcessEnv;
   /** Living teammates, read fresh for every decision. */
   mates: () => BoardMate[];
-  /** Delivers board text (notice, findings, supersede notice) into a teammate's next turn. */
-  tell: (to: Holder, text: string) => void;
-  /** Starts one leader turn with a harness event about `e.holder` (verify escalation, R45). */
-  escalate: (e: BoardEscalation) => void;
+  /**
+   * The session's bus (src/team/bus.ts): the host publishes `tell` (board text for a teammate's
+   * next turn), `escalate` (R45), `board_settled`, `board_changed`, `submitted` and
+   * `reviewer_usage` there.
+   */
+  bus: TeamBus;
   /**
    * Whether any teammate works, starts, is being spawned or has mail in flight; read before a
    * board-settled summary. Default: never (no teammates).
    */
   teamWorking?: () => boolean;
-  /** Starts one leader turn with the board-settled summary. Without it no summary is made. */
-  onSettled?: (summary: BoardSettled) => void;
   /**
    * Names of teammates being spawned or still starting, so task_create does not say "no teammate
    * is alive" while one is on its way (R35). Default: none.
    */
   spawning?: () => string[];
   teamModel: () => ModelRef | undefined;
-  /** The board changed (claims, releases): the roster's resource holdings may have too. */
-  onChange?: () => void;
-  /** A reviewer's usage (tokens, USD) for `taskId`, read before it stops. */
-  reviewerUsage?: (taskId: string, usage: { tokens: number; cost: number }) => void;
-  /**
-   * A teammate's `task_submit` was accepted: an assignment boundary (its context may be
-   * compacted), and a failure the user must see (W22). Must not throw.
-   */
-  onSubmitted?: (holder: Holder, submission: AcceptedSubmission) => void;
   note: (text: string) => void;
   /**
    * The leader's record of its board.json writes in its Pi session (src/boardhost/board-trail.ts):

@@ -65,9 +65,11 @@ export class BoardHost {
     this.#snapshots = new BoardSnapshots({ layout, now, note, serialize: () => boardParts(this.#board), record: (parts) => this.#recorder.record(parts) });
     this.#intents = new BoardIntents({
       layout, keys: this.#o.keys, answer: (to, id, d) => this.#o.answer(to, id, d), graceMs: this.#o.intentGraceMs, now, note, apply, mates: () => this.#o.mates(),
-      unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (h, s) => this.#o.onSubmitted?.(h, s),
+      unavailable: () => this.#unavailable, board: () => this.#board, answered: () => this.offerWork(), submitted: (holder, submission) => this.#o.bus.emit({ type: "submitted", holder, submission }),
     });
-    this.#settle = new BoardSettle({ board: () => this.#board, teamWorking: () => this.#o.teamWorking?.() ?? false, escalate: (e) => this.#o.escalate(e), onSettled: this.#o.onSettled });
+    this.#settle = new BoardSettle({ board: () => this.#board, teamWorking: () => this.#o.teamWorking?.() ?? false, escalate: (escalation) => this.#o.bus.emit({ type: "escalate", escalation }),
+      settled: (summary) => this.#o.bus.emit({ type: "board_settled", summary }),
+    });
     this.#notices = new BoardNotices({ board: () => this.#board, mates: () => this.#o.mates(), apply, replan: () => this.offerWork(), paceMs: this.#o.paceMs, now });
     const live = () => !this.#closed && !this.#unavailable;
     this.activity = new BoardActivity({ board: () => this.#board, notices: this.#notices, reviewing: () => this.#reviews.busy, live });
@@ -81,8 +83,15 @@ export class BoardHost {
       },
       outcome: (token, text) => gateOutcome(this.#board, { token, text }, this.#o.now()),
       changed: () => this.activity.changed(),
-      usage: (taskId, u) => this.#o.reviewerUsage?.(taskId, u),
+      usage: (taskId, usage) => this.#o.bus.emit({ type: "reviewer_usage", taskId, usage }),
     });
+    // What the harness tells the board: a free teammate may take work (R36); a spawn that ended
+    // (started or failed) may have been what kept the board from settling; a teammate that goes
+    // away releases its claims.
+    const { bus } = this.#o;
+    bus.on("idle", () => this.offerWork());
+    bus.on("spawn_ended", () => this.offerWork());
+    bus.on("gone", ({ member: m, reason }) => this.holderGone({ name: m.name, spawnId: m.spawnId }, reason));
   }
 
   /**
@@ -257,7 +266,7 @@ export class BoardHost {
         case "notify_teammate":
         case "send_findings":
         case "tell_holder":
-          this.#o.tell(e.to, e.text);
+          this.#o.bus.emit({ type: "tell", to: e.to, text: e.text });
           break;
         case "start_reviewer":
           void this.#reviews.review(e);
@@ -277,7 +286,7 @@ export class BoardHost {
     if (!changed && !this.#settle.holding) return;
     this.#checkSettled();
     if (!changed) return;
-    this.#o.onChange?.(); // the roster shows which resources each teammate holds
+    this.#o.bus.emit({ type: "board_changed" }); // the roster shows which resources each teammate holds
     this.activity.changed();
   }
 

@@ -5,7 +5,7 @@
  * summary's turn, so a park that settles the board costs the leader one turn, not two.
  */
 import { checkSettled, settledKey, type Board } from "../board/index.ts";
-import type { BoardEscalation, BoardSettled } from "./board-host-types.ts";
+import type { BoardEscalation, BoardSettled } from "../board/index.ts";
 
 /** Wiring of `BoardSettle`. */
 export interface BoardSettleOptions {
@@ -14,8 +14,8 @@ export interface BoardSettleOptions {
   teamWorking: () => boolean;
   /** Starts one leader turn with an escalation. */
   escalate: (e: BoardEscalation) => void;
-  /** Starts one leader turn with the summary; without it no summary is made. */
-  onSettled: ((summary: BoardSettled) => void) | undefined;
+  /** Starts one leader turn with the summary. */
+  settled: (summary: BoardSettled) => void;
 }
 
 /** Settle summaries and held escalations of one board; see the module comment. */
@@ -50,16 +50,16 @@ export class BoardSettle {
   /** Delivers the summary when its rule holds, with the held escalations; else the escalations alone, unless the summary is near. */
   check(): void {
     const board = this.#o.board();
-    const d = this.#o.onSettled ? checkSettled(board, { teamWorking: this.#o.teamWorking(), lastKey: this.#key }) : undefined;
-    if (d?.kind === "settled") {
+    const d = checkSettled(board, { teamWorking: this.#o.teamWorking(), lastKey: this.#key });
+    if (d.kind === "settled") {
       this.#key = d.key;
       this.#revision = board.revision;
       const held = this.#held.splice(0);
-      this.#o.onSettled?.(held.length > 0 ? { ...d, text: [...held.map((e) => e.text), d.text].join("\n\n") } : d);
+      this.#o.settled(held.length > 0 ? { ...d, text: [...held.map((e) => e.text), d.text].join("\n\n") } : d);
       return;
     }
     // Held only while every task is settled and a teammate still works: the summary comes soon.
-    if (d?.kind === "quiet" && d.why === "team_working") return;
+    if (d.kind === "quiet" && d.why === "team_working") return;
     for (const e of this.#held.splice(0)) this.#o.escalate(e);
   }
 

@@ -1,9 +1,9 @@
 import { LEADER_NAME, TASK_BOARD, type MailKind } from "../mail/index.ts";
 import { compactionNote, COMPACTION_RECEIPT, type CompactionInfo } from "../team/compaction.ts";
 import type { Member } from "../team/member.ts";
-import type { AcceptedSubmission } from "../boardhost/index.ts";
-import type { LeaderHarness } from "../harness/index.ts";
-import type { LeaderDelivery } from "../harness/index.ts";
+import type { AcceptedSubmission } from "../board/index.ts";
+import type { TeamBus } from "../team/bus.ts";
+import type { LeaderDelivery } from "../team/leader-delivery.ts";
 import { titleOf, type TeamFeed } from "./team-feed.ts";
 
 function kindOf(from: string): MailKind {
@@ -20,27 +20,31 @@ export function fetchStats(feed: TeamFeed, m: Member): void {
 }
 
 /**
- * Feeds the console (R61) from the harness's signals: RPC events for the activity line and the
- * gauge, mail written into a child (`steered` or `delivered into turn`) for the Mail page.
- * Returns the unsubscribe.
+ * Feeds the console (R61) from the session's bus: RPC events for the activity line and the
+ * gauge; mail written into a child (`steered` or `delivered into turn`), the leader's deliveries
+ * and compactions for the Mail page. Subscribe it before the leader's own `delivery` listener, so
+ * a delivery is on the Mail page before its turn starts. Returns the unsubscribe.
  */
-export function feedSignals(harness: Pick<LeaderHarness, "on">, feed: TeamFeed): () => void {
-  const offRpc = harness.on("rpc_event", ({ member: m, event }) => {
-    feed.observe(m, event);
-    if (event.type === "agent_settled" || event.type === "compaction_end") fetchStats(feed, m);
-  });
-  const offMail = harness.on("mail_delivered", ({ delivery: e }) => {
-    const receipt = e.via === "steer" ? "steered" : "delivered into turn";
-    for (const r of e.records) feed.mail({ kind: kindOf(r.from), from: r.from, to: e.teammate, body: r.body, receipt, at: e.at });
-  });
+export function feedSignals(bus: Pick<TeamBus, "on">, feed: TeamFeed): () => void {
+  const offs = [
+    bus.on("rpc_event", ({ member: m, event }) => {
+      feed.observe(m, event);
+      if (event.type === "agent_settled" || event.type === "compaction_end") fetchStats(feed, m);
+    }),
+    bus.on("mail_delivered", ({ delivery: e }) => {
+      const receipt = e.via === "steer" ? "steered" : "delivered into turn";
+      for (const r of e.records) feed.mail({ kind: kindOf(r.from), from: r.from, to: e.teammate, body: r.body, receipt, at: e.at });
+    }),
+    bus.on("delivery", ({ delivery }) => feedDelivery(feed, delivery)),
+    bus.on("compaction", ({ member, info }) => feedCompaction(feed, member, info)),
+  ];
   return () => {
-    offRpc();
-    offMail();
+    for (const off of offs) off();
   };
 }
 
 /** A leader delivery (a report or a harness event) as a Mail row: it went into a leader turn. */
-export function feedDelivery(feed: TeamFeed, d: LeaderDelivery): void {
+function feedDelivery(feed: TeamFeed, d: LeaderDelivery): void {
   if (d.kind === "report") {
     feed.mail({ kind: "report", from: d.record.from, to: LEADER_NAME, body: d.record.body, receipt: `${d.record.status} · delivered into turn` });
   } else {

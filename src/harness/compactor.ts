@@ -22,8 +22,6 @@ export const DEFAULT_COMPACT_TIMEOUT_MS = 10 * 60_000;
 export interface CompactionOptions {
   /** `PI_TEAMMATE_COMPACT_AT`: percent of the context window; 0 turns automatic compaction off. */
   at: number;
-  /** A compaction started (`running`), ended (`done`) or failed: the console's feed. Must not throw. */
-  onCompaction?: (m: Member, info: CompactionInfo) => void;
   /** Budget for Pi's answer to `compact`, ms; past it the compaction is aborted. Default 10 minutes. */
   timeoutMs?: number;
 }
@@ -140,9 +138,12 @@ export class Compactor<T extends CompactTarget> {
   }
 }
 
-/** The harness's compactor: `team`'s queue and its members' children, with `options` from the harness. */
+/**
+ * The harness's compactor: `team`'s queue and its members' children, with `options` from the
+ * harness; each compaction's progress is a `compaction` signal on the team's bus.
+ */
 export function teamCompactor(team: TeamDriver, options: CompactionOptions, now: () => number): Compactor<Member> {
-  const { at, onCompaction, timeoutMs } = options;
+  const { at, timeoutMs } = options;
   return new Compactor<Member>({
     at,
     now,
@@ -154,7 +155,7 @@ export function teamCompactor(team: TeamDriver, options: CompactionOptions, now:
     dispatch: (m, event) => team.dispatch(m, event),
     enqueue: (m, events) => team.enqueue(m, () => events),
     note: (text, m) => team.note(text, m),
-    ...(onCompaction ? { onCompaction } : {}),
+    onCompaction: (member, info) => team.bus.emit({ type: "compaction", member, info }),
   });
 }
 

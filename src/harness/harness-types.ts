@@ -1,4 +1,3 @@
-import type { InboxRecord, OutboxRecord } from "../mail/index.ts";
 import type { StreamBoard } from "./stream-records.ts";
 import type { WorktreeLocks } from "../isolation/index.ts";
 import type { RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
@@ -11,29 +10,12 @@ import type { ModelRef } from "../team/spawn-plan.ts";
 import type { CompactionOptions } from "./compactor.ts";
 import type { Spawner } from "../process/index.ts";
 import type { Clock, TeammateFiles } from "./harness-ports.ts";
+import type { TeamBus } from "../team/bus.ts";
 
 /** At most this many living teammates per session (R19). */
 export const MAX_LIVING_TEAMMATES = 8;
 
-/** What the harness hands to the leader's model: each one becomes its own follow-up turn. */
-export type LeaderDelivery =
-  | { kind: "report"; record: OutboxRecord; text: string }
-  | { kind: "harness_event"; type: string; teammate: string; text: string };
-
-/** Something the harness did, for the console and logs; never a model turn. */
-export interface HarnessNote {
-  at: number;
-  teammate?: string;
-  text: string;
-}
-
-/** Mail that reached a teammate's control stream: by steering a working child or waking an idle one. */
-export interface MailDelivery {
-  teammate: string;
-  via: "steer" | "wake";
-  records: InboxRecord[];
-  at: number;
-}
+export type { HarnessNote, LeaderDelivery, MailDelivery } from "../team/leader-delivery.ts";
 
 /** The resolved config and ports of a `LeaderHarness`. Production values are set in src/leader/team-session.ts. */
 export interface LeaderHarnessOptions {
@@ -76,6 +58,8 @@ export interface LeaderHarnessOptions {
   compaction?: CompactionOptions;
   /** The clock of every time the harness records and of its heartbeat timer. Default: the system clock. */
   clock?: Clock;
+  /** The session's bus (src/team/bus.ts): the harness emits its signals there and hears the board's. Default: a bus of its own. */
+  bus?: TeamBus;
   /** Starts a teammate's pi. Default `spawnPiChild`. */
   spawner?: Spawner;
   /** Worktrees, launch dirs, inline role files, the worker bundle and the reaper. Default `TEAMMATE_FILES`. */
@@ -97,7 +81,7 @@ export interface LeaderHarnessOptions {
  * board's view of a teammate, the stream transport's board side, the dialog relay, and the
  * start-up worktree reclaim. Each may be left out (nothing held, nothing owed, dialogs
  * cancelled); a throw counts as no answer. What the harness tells the session goes through
- * its signals (src/harness/harness-signals.ts).
+ * its signals (src/team/signals.ts).
  */
 export interface HarnessBoard {
   /** The board task `m` holds as `claimed` (owes a submission for), read when its run settles (L31). */

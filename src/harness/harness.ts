@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { discoverAgents, type AgentDiscovery } from "../agents/index.ts";
 import { SessionRoles, withSessionRoles } from "../agents/session-roles.ts";
-import { makeInboxRecord, type SpawnKeys } from "../mail/index.ts";
+import { makeInboxRecord, TASK_BOARD, type SpawnKeys } from "../mail/index.ts";
 import type { BoardDecision } from "../mail/stream-wire.ts";
 import { WorktreeLocks } from "../isolation/index.ts";
 import { spawnPiChild } from "../process/index.ts";
@@ -18,12 +18,12 @@ import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
 import { teamCompactor, type Compactor } from "./compactor.ts";
-import type { HarnessSignalType, SignalListener } from "./harness-signals.ts";
+import { TeamBus } from "../team/bus.ts";
+import type { SignalListener, TeamSignalType } from "../team/signals.ts";
 import { SYSTEM_CLOCK, TEAMMATE_FILES } from "./harness-ports.ts";
 import { watchExit } from "./teammate-exit.ts";
 
 export * from "./harness-types.ts";
-export type { HarnessSignal, HarnessSignalType, SignalListener } from "./harness-signals.ts";
 
 /**
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns
@@ -34,7 +34,7 @@ export type { HarnessSignal, HarnessSignalType, SignalListener } from "./harness
  * per teammate, src/harness/team-driver.ts, and its effect executor, src/harness/team-effects.ts)
  * this object owns. It runs on ports (src/harness/harness-ports.ts: a Spawner, a Clock, the
  * file-system operations), asks its session through one board port (`HarnessBoard`) and tells it
- * through one typed subscription (`on`, src/harness/harness-signals.ts). Driven by RPC and
+ * through one typed subscription (`on`, the session's bus: src/team/bus.ts). Driven by RPC and
  * chokidar events; the safety net for a dropped watch event is event-driven too
  * (src/harness/mail-hints.ts), so an idle team runs no timer (W6). All state lives in these
  * objects; once closed they ignore every callback (L29).
@@ -73,6 +73,7 @@ export class LeaderHarness implements TeamActivity {
       peerPairCap: PEER_PAIR_CAP,
       loopCalls: LOOP_CALLS,
       ...options,
+      bus: options.bus ?? new TeamBus(() => (options.clock ?? SYSTEM_CLOCK).now()),
     };
     this.#team = new TeamDriver(this.#o);
     this.#compactor = teamCompactor(this.#team, this.#o.compaction, () => this.#o.clock.now());
@@ -85,15 +86,24 @@ export class LeaderHarness implements TeamActivity {
       if (d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
     });
     this.on("idle", ({ member }) => this.#compactor.idle(member));
+    // What the board host tells the teammates and the leader (src/boardhost/board-host.ts).
+    this.on("tell", ({ to, text }) => this.tell(to, text));
+    this.on("escalate", ({ escalation: e }) => this.event("verify_escalation", e.holder.name, e.text));
+    this.on("board_settled", ({ summary }) => this.event("board_settled", TASK_BOARD, summary.text));
+    this.on("submitted", ({ holder }) => this.#submitted(holder));
+    this.on("board_changed", () => {
+      this.#boardChanged();
+      void this.#team.writeRoster(); // if what it shows changed: holdings the edit guards read
+    });
   }
 
   /**
-   * Calls `listener` for every later signal of `type` (src/harness/harness-signals.ts): leader
+   * Calls `listener` for every later signal of `type` (src/team/bus.ts): leader
    * deliveries, notes, mail written into a child, RPC events, lifelines, idle and gone
    * teammates, ended spawns, activity changes. Returns the unsubscribe.
    */
-  on<K extends HarnessSignalType>(type: K, listener: SignalListener<K>): () => void {
-    return this.#team.signals.on(type, listener);
+  on<K extends TeamSignalType>(type: K, listener: SignalListener<K>): () => void {
+    return this.#team.bus.on(type, listener);
   }
 
   /**
@@ -180,7 +190,7 @@ export class LeaderHarness implements TeamActivity {
         workerBundle: () => this.#workerBundle,
       }, req);
     } finally {
-      this.#team.signals.emit({ type: "spawn_ended" });
+      this.#team.bus.emit({ type: "spawn_ended" });
     }
   }
 
@@ -226,7 +236,7 @@ export class LeaderHarness implements TeamActivity {
    * A board submission of `who` was accepted: a board step, which resets its pairs under the
    * peer-pair cap (W19) and its streak of model calls, and an assignment boundary. Ignored for an incarnation that no longer lives.
    */
-  submitted(who: { name: string; spawnId: string }): void {
+  #submitted(who: { name: string; spawnId: string }): void {
     const m = this.#incarnation(who);
     if (m) this.#team.peers.reset(m.name, "a board submission");
     this.#newStreak(m);
@@ -234,11 +244,12 @@ export class LeaderHarness implements TeamActivity {
   }
 
   /**
-   * The board changed; `held(m)` lists the task ids living teammate `m` holds now. A task it did
-   * not hold before is an accepted claim: a board step, which resets its pairs (W19) and its
+   * The board changed. A task a living teammate holds now and did not before (the board port's
+   * `heldClaims`) is an accepted claim: a board step, which resets its pairs (W19) and its
    * streak of model calls.
    */
-  boardChanged(held: (m: Member) => string[]): void {
+  #boardChanged(): void {
+    const held = (m: Member): string[] => (this.#o.board.heldClaims?.(m) ?? []).map((c) => c.id);
     for (const m of this.members()) if (m.living && this.#team.peers.held(m, held(m))) this.#team.newStreak(m);
   }
 
@@ -284,11 +295,6 @@ export class LeaderHarness implements TeamActivity {
   answerIntent(who: { name: string; spawnId: string }, id: string, decision: BoardDecision): void {
     const m = this.#incarnation(who);
     if (m) this.#team.stream.decided(m, id, decision);
-  }
-
-  /** Rewrites the roster if what it shows changed (board holdings the edit guards read). */
-  rosterChanged(): void {
-    void this.#team.writeRoster();
   }
 
   /**

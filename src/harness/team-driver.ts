@@ -9,7 +9,7 @@ import { harnessEventText } from "../team/prompts.ts";
 import { eventsFromRpc } from "../team/rpc-events.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "../team/team-activity.ts";
-import { HarnessSignals } from "./harness-signals.ts";
+import type { TeamBus } from "../team/bus.ts";
 import { HeartbeatTimer } from "./heartbeat-timer.ts";
 import { sentMailPaths } from "./mail-hints.ts";
 import { Mailboxes } from "./mailboxes.ts";
@@ -42,8 +42,8 @@ export class TeamDriver implements TeamActivity {
   /** The leader sends and kickoffs waiting for an effect's answer. */
   readonly waits = new SendWaits();
   readonly #effects: TeamEffects;
-  /** What the harness tells the outside (src/harness/harness-signals.ts). */
-  readonly signals: HarnessSignals;
+  /** The session's bus (src/team/bus.ts): what the harness tells the outside. */
+  readonly bus: TeamBus;
   /** Queue jobs not yet done (a settle draining its outbox, a crash being handled). */
   #inFlight = 0;
   readonly #heartbeat: HeartbeatTimer;
@@ -60,7 +60,7 @@ export class TeamDriver implements TeamActivity {
 
   constructor(options: ResolvedHarnessOptions) {
     this.#o = options;
-    this.signals = new HarnessSignals((type, error) => this.note(`${type} listener failed: ${error instanceof Error ? error.message : String(error)}`));
+    this.bus = options.bus;
     this.#heartbeat = new HeartbeatTimer(options.heartbeat, options.clock, () => {
       for (const m of this.members.values()) void this.enqueue(m, () => [{ type: "tick" }]);
     });
@@ -94,7 +94,7 @@ export class TeamDriver implements TeamActivity {
 
   /** Calls `listener` after teammate steps (`status`) and leader deliveries (`delivery`). Returns the unsubscribe. */
   subscribe(listener: (change: ActivityChange) => void): () => void {
-    return this.signals.on("activity", ({ change }) => listener(change));
+    return this.bus.on("activity", ({ change }) => listener(change));
   }
 
   /** The living teammate of that name (case-insensitive), if any. */
@@ -115,7 +115,7 @@ export class TeamDriver implements TeamActivity {
    */
   event(type: string, teammate: string, body: string): void {
     if (this.phase !== "open") return;
-    this.signals.emit({ type: "delivery", delivery: { kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) } });
+    this.bus.emit({ type: "delivery", delivery: { kind: "harness_event", type, teammate, text: harnessEventText({ type, teammate, body }) } });
     this.#changed("delivery");
   }
 
@@ -198,7 +198,7 @@ export class TeamDriver implements TeamActivity {
    * drained first, with the board task it still owes a submission for (L31).
    */
   onRpcEvent(m: Member, event: RpcEvent): void {
-    this.signals.emit({ type: "rpc_event", member: m, event });
+    this.bus.emit({ type: "rpc_event", member: m, event });
     if (event.type === "message_end" && event.message.role === "assistant") this.#modelCall(m);
     for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
     const events = eventsFromRpc(event);
@@ -245,7 +245,7 @@ export class TeamDriver implements TeamActivity {
   }
 
   #changed(change: ActivityChange): void {
-    this.signals.emit({ type: "activity", change });
+    this.bus.emit({ type: "activity", change });
   }
 
   /**
@@ -273,6 +273,6 @@ export class TeamDriver implements TeamActivity {
 
   /** Records a console note, for `m` when given. */
   note(text: string, m?: Member): void {
-    this.signals.emit({ type: "note", note: { at: this.#o.clock.now(), text, ...(m ? { teammate: m.name } : {}) } });
+    this.bus.emit({ type: "note", note: { at: this.#o.clock.now(), text, ...(m ? { teammate: m.name } : {}) } });
   }
 }

@@ -5,7 +5,7 @@ import type { Member } from "../team/member.ts";
 import { crashText, reportText } from "../team/prompts.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange } from "../team/team-activity.ts";
-import type { HarnessSignals } from "./harness-signals.ts";
+import type { TeamBus } from "../team/bus.ts";
 import type { SendWaits } from "./send-waits.ts";
 import { releaseHoldings } from "./teammate-exit.ts";
 
@@ -13,7 +13,7 @@ import { releaseHoldings } from "./teammate-exit.ts";
 export interface EffectHost {
   readonly waits: SendWaits;
   /** What the harness tells the outside. */
-  readonly signals: HarnessSignals;
+  readonly bus: TeamBus;
   /** Starts one leader turn with a `<harness-event>` (nothing once the session is ending). */
   event(type: string, teammate: string, body: string): void;
   /** Records a console note. */
@@ -52,7 +52,7 @@ export class TeamEffects {
         this.#send(m, e);
         break;
       case "deliver_report":
-        host.signals.emit({ type: "delivery", delivery: { kind: "report", record: e.record, text: reportText(e.record) } });
+        host.bus.emit({ type: "delivery", delivery: { kind: "report", record: e.record, text: reportText(e.record) } });
         this.#changed("delivery");
         break;
       case "harness_event":
@@ -74,16 +74,16 @@ export class TeamEffects {
         void this.#queue(m, e.record).finally(() => host.waits.route(e.id, "queued"));
         break;
       case "mail_delivered":
-        host.signals.emit({ type: "mail_delivered", delivery: { teammate: m.name, via: e.via, records: [...e.records], at: this.#o.clock.now() } });
+        host.bus.emit({ type: "mail_delivered", delivery: { teammate: m.name, via: e.via, records: [...e.records], at: this.#o.clock.now() } });
         break;
       case "write_roster":
         void host.writeRoster();
         break;
       case "board_idle":
-        host.signals.emit({ type: "idle", member: m });
+        host.bus.emit({ type: "idle", member: m });
         break;
       case "board_gone":
-        host.signals.emit({ type: "gone", member: m, reason: e.reason });
+        host.bus.emit({ type: "gone", member: m, reason: e.reason });
         break;
       case "stop_process":
         void m.proc?.stop({ graceMs: this.#o.stopGraceMs, termGraceMs: this.#o.stopGraceMs });
@@ -97,7 +97,7 @@ export class TeamEffects {
         break;
       case "lifeline":
         host.note(e.text, m);
-        host.signals.emit({ type: "lifeline", member: m, text: e.text, ok: e.ok });
+        host.bus.emit({ type: "lifeline", member: m, text: e.text, ok: e.ok });
         break;
       default: {
         const never: never = e;

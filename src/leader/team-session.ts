@@ -5,6 +5,7 @@ import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
 import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../mail/identity.ts";
 import { agentDir, boardLayout, runtimeLayout, sessionKey } from "../store/index.ts";
+import { TeamBus } from "../team/bus.ts";
 import { resolveHeartbeat } from "../team/heartbeat.ts";
 import { isActive } from "../team/lifecycle-state.ts";
 import { resolveCompactAt } from "../team/compaction.ts";
@@ -18,8 +19,9 @@ import type { BoardTrailPort } from "../boardhost/index.ts";
 import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "../boardhost/index.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
-import { LeaderHarness, type LeaderDelivery } from "../harness/index.ts";
-import { feedCompaction, feedDelivery, feedSubmission, feedSignals, fetchStats } from "../feed/index.ts";
+import { LeaderHarness } from "../harness/index.ts";
+import type { LeaderDelivery } from "../team/leader-delivery.ts";
+import { feedSubmission, feedSignals, fetchStats } from "../feed/index.ts";
 import { NoteLog } from "../feed/index.ts";
 import { TaskCosts } from "../feed/index.ts";
 import { TeamFeed } from "../feed/index.ts";
@@ -53,11 +55,15 @@ export interface TeamSessionOptions {
 }
 
 /**
- * One Pi session's team: the harness and the board, wired to each other through this object
- * instead of closures over `let`s. Built at `session_start`, closed at `session_shutdown`; a
- * closed session's harness ignores every late callback (L29).
+ * One Pi session's team: the harness, the board host and the feed, which tell each other what
+ * happened on the session's bus (`bus`, src/team/bus.ts; who hears a signal: grep `on("<type>"`)
+ * and ask each other only the queries passed below as ports (mates, holdings, open claims...).
+ * Built at `session_start`, closed at `session_shutdown`; a closed session's harness ignores
+ * every late callback (L29).
  */
 export class TeamSession {
+  /** What the harness, the board host and the feed tell each other (src/team/signals.ts). */
+  readonly bus = new TeamBus();
   readonly harness: LeaderHarness;
   readonly board: BoardHost;
   readonly notes: NoteLog;
@@ -106,6 +112,7 @@ export class TeamSession {
     this.dialogs = new DialogRelay({ feed: this.feed, note, timeoutMs: dialogTimeout.timeoutMs });
     this.boardLabel = `${key} (${boardPaths.board})`;
     this.harness = new LeaderHarness({
+      bus: this.bus,
       cwd: o.cwd,
       layout,
       boardDir: boardPaths.root,
@@ -123,7 +130,7 @@ export class TeamSession {
       heartbeat: heartbeat.config,
       peerPairCap: peerCap.cap,
       loopCalls: loop.calls,
-      compaction: { at: compactAt.at, onCompaction: (m, info) => feedCompaction(this.feed, m, info) },
+      compaction: { at: compactAt.at },
       board: {
         answerUi: (m, request, signal) => this.dialogs.ask(m.name, request, signal),
         holdings: (m) => holdingsOf(this.board.board, m),
@@ -140,61 +147,47 @@ export class TeamSession {
         reopen: (m) => this.board.allowResubmit({ name: m.name, spawnId: m.spawnId }),
       },
     });
-    const h = this.harness;
-    h.on("delivery", ({ delivery }) => {
-      feedDelivery(this.feed, delivery);
-      o.deliver(delivery);
-    });
-    feedSignals(h, this.feed);
-    h.on("rpc_event", ({ member, event }) => this.#boardCalls.observe(member, event));
-    h.on("lifeline", ({ member, text, ok }) => o.onLifeline?.(member.name, text, ok));
-    h.on("note", ({ note: n }) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`));
-    h.on("idle", () => this.board.offerWork());
-    h.on("gone", ({ member: m, reason }) => {
-      this.#boardCalls.forget(m);
-      this.board.holderGone({ name: m.name, spawnId: m.spawnId }, reason);
-    });
-    // A spawn that ended (started or failed) may have been what kept the board from settling.
-    h.on("spawn_ended", () => this.board.offerWork());
+    const bus = this.bus;
+    // Before the board subscribes: a teammate going away ends its open board calls first.
+    bus.on("rpc_event", ({ member, event }) => this.#boardCalls.observe(member, event));
+    bus.on("gone", ({ member }) => this.#boardCalls.forget(member));
     this.board = new BoardHost({
       layout: boardPaths,
+      bus,
       keys: this.harness.keys,
       answer: (to, id, decision) => this.harness.answerIntent(to, id, decision),
       cwd: o.cwd,
       piCli,
       env: o.env,
       mates: () => this.harness.members().filter((m) => m.status !== "stopped").map(boardMate),
-      tell: (to, text) => this.harness.tell(to, text),
-      escalate: (e) => this.harness.event("verify_escalation", e.holder.name, e.text),
       teamWorking: () => this.harness.spawning().length > 0 || this.harness.members().some(working),
-      onSettled: (summary) => this.harness.event("board_settled", "task-board", summary.text),
       spawning: () => [...this.harness.spawning(), ...this.harness.members().filter((m) => m.status === "starting").map((m) => m.name)],
       // Reviewers run on the team default model when one is set, else on the leader's.
       teamModel: () => this.teamModel.get() ?? o.leaderModel(),
       trusted: o.trusted,
-      onChange: () => {
-        this.harness.boardChanged((m) => heldTasks(this.board.board, m).map((t) => t.id));
-        this.harness.rosterChanged();
-        this.costs.observe(this.board.board, (id) => this.feed.get(id));
-      },
-      onSubmitted: (holder, submission) => {
-        this.harness.submitted(holder);
-        const line = feedSubmission(this.feed, holder.name, submission);
-        if (line) o.onFailedSubmission?.(holder.name, line);
-      },
       // A reviewer judges the holder's work where it is: in its worktree, if it has one.
       cwdOf: (holder) => this.harness.living(holder.name)?.cwd(o.cwd) ?? o.cwd,
-      reviewerUsage: (taskId, u) => this.costs.reviewer(taskId, u),
       note,
       ...(o.boardTrail ? { trail: o.boardTrail } : {}),
       paceMs: pace.paceMs,
+    });
+    // What the user sees: the feed first, so a delivery is on the Mail page before its turn starts.
+    feedSignals(bus, this.feed);
+    bus.on("delivery", ({ delivery }) => o.deliver(delivery));
+    bus.on("lifeline", ({ member, text, ok }) => o.onLifeline?.(member.name, text, ok));
+    bus.on("note", ({ note: n }) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`));
+    bus.on("board_changed", () => this.costs.observe(this.board.board, (id) => this.feed.get(id)));
+    bus.on("reviewer_usage", ({ taskId, usage }) => this.costs.reviewer(taskId, usage));
+    bus.on("submitted", ({ holder, submission }) => {
+      const line = feedSubmission(this.feed, holder.name, submission);
+      if (line) o.onFailedSubmission?.(holder.name, line);
     });
   }
 
   /** Starts the harness (takes the session lock), then the board. @throws TeamError `locked`. */
   async start(): Promise<void> {
     await this.harness.start();
-    this.harness.subscribe(() => {
+    this.bus.on("activity", () => {
       for (const m of this.feed.phases(this.harness.members())) fetchStats(this.feed, m);
       this.board.teamChanged(); // subscribed first: the summary is queued before a headless wait ends
     });

@@ -3,6 +3,7 @@
  * settles the board costs the leader one turn; a park with open work left is escalated at once;
  * busy() holds a headless run while the board can move, and stuck() says why when it cannot.
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,7 +30,12 @@ function world(names: string[], piCli = "pi-not-used") {
   const told: Array<{ to: string; text: string }> = [];
   const summaries: BoardSettled[] = [];
   const team = { working: false };
+  const bus = new TeamBus();
+  bus.on("tell", ({ to, text }) => told.push({ to: to.name, text }));
+  bus.on("escalate", ({ escalation }) => escalations.push(escalation));
+  bus.on("board_settled", ({ summary }) => summaries.push(summary));
   const host = new BoardHost({
+    bus,
     layout: boardLayoutAt(join(dir, "board")),
     keys: new SpawnKeys(),
     answer: () => undefined, // intents come from the pipe here (decideFromPipe)
@@ -37,10 +43,7 @@ function world(names: string[], piCli = "pi-not-used") {
     piCli,
     env: {},
     mates: () => mates,
-    tell: (to, text) => told.push({ to: to.name, text }),
-    escalate: (e) => escalations.push(e),
     teamWorking: () => team.working,
-    onSettled: (s) => summaries.push(s),
     teamModel: () => undefined,
     note: () => undefined,
     paceMs: 300_000,

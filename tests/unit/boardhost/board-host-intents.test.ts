@@ -4,6 +4,7 @@
  * block the intents after it. Every intent here is sealed with alice's spawn key, as her worker
  * seals it (board-host-seals.test.ts covers the unsealed and forged ones).
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -39,8 +40,10 @@ afterEach(async () => {
 });
 
 async function startHost(onSubmitted?: (holder: { name: string; spawnId: string }) => void, answer = pipes.answer): Promise<BoardHost> {
+  const bus = new TeamBus();
+  if (onSubmitted) bus.on("submitted", ({ holder }) => onSubmitted(holder));
   host = new BoardHost({
-    ...(onSubmitted ? { onSubmitted } : {}),
+    bus,
     layout,
     keys,
     answer,
@@ -48,8 +51,6 @@ async function startHost(onSubmitted?: (holder: { name: string; spawnId: string 
     piCli: "pi-not-used",
     env: {},
     mates: () => [ALICE],
-    tell: () => undefined,
-    escalate: () => undefined,
     teamModel: () => undefined,
     note: (text) => notes.push(text),
     paceMs: 0,
@@ -135,7 +136,7 @@ describe("BoardHost intent scan", () => {
     expect(notes.some((n) => n.includes("aaa-stuck"))).toBe(true);
   });
 
-  it("tells onSubmitted of an accepted submission (an assignment boundary), not of a rejected one", async () => {
+  it("publishes `submitted` for an accepted submission (an assignment boundary), not of a rejected one", async () => {
     const submitted: { name: string; spawnId: string }[] = [];
     await startHost((h) => submitted.push(h));
     await plant("c1", claim("c1", { taskId: "only-task" }));

@@ -3,6 +3,7 @@
  * again. Once a teammate's pace has run out and it heard everything claimable, nothing is left
  * to wait for, so no timer may stay armed (a timer that re-arms at once would spin the leader).
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +27,10 @@ afterEach(async () => {
 
 function host(paceMs: number, clock: { now: number }, counter: { plans: number }, told: string[]) {
   const alice: BoardMate = { name: "alice", spawnId: "alice-1", idle: true, hasAssignment: false, assignmentResources: undefined, roleVerify: undefined };
+  const bus = new TeamBus();
+  bus.on("tell", ({ text }) => told.push(text));
   return new BoardHost({
+    bus,
     layout: boardLayoutAt(join(dir, "board")),
     keys: new SpawnKeys(),
     answer: () => undefined, // no intent files here
@@ -37,8 +41,6 @@ function host(paceMs: number, clock: { now: number }, counter: { plans: number }
       counter.plans += 1;
       return [alice];
     },
-    tell: (_to, text) => told.push(text),
-    escalate: () => undefined,
     teamModel: () => undefined,
     note: () => undefined,
     paceMs,

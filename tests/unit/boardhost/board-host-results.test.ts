@@ -3,6 +3,7 @@
  * reviewer, `allowResubmit` (the leader's reopen) lets exactly one through, escalations name the
  * holder, task_list shows one task in full, and the board-settled summary is delivered once.
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,7 +51,12 @@ afterEach(async () => {
 });
 
 async function startHost(spawning: string[] = []): Promise<BoardHost> {
+  const bus = new TeamBus();
+  bus.on("tell", ({ text }) => told.push(text));
+  bus.on("escalate", ({ escalation }) => escalations.push(escalation));
+  bus.on("board_settled", ({ summary }) => settled.push(summary));
   host = new BoardHost({
+    bus,
     ...(trail ? { trail } : {}),
     layout,
     keys,
@@ -59,10 +65,7 @@ async function startHost(spawning: string[] = []): Promise<BoardHost> {
     piCli: "pi-not-used",
     env: {},
     mates: () => [ALICE],
-    tell: (_to, text) => told.push(text),
-    escalate: (e) => escalations.push(e),
     teamWorking: () => working,
-    onSettled: (s) => settled.push(s),
     spawning: () => spawning,
     teamModel: () => undefined,
     note: (text) => notes.push(text),
@@ -172,8 +175,7 @@ describe("BoardHost: task_create while a teammate is being spawned", () => {
       piCli: "pi-not-used",
       env: {},
       mates: () => [],
-      tell: () => undefined,
-      escalate: () => undefined,
+      bus: new TeamBus(),
       spawning: () => ["alice"],
       teamModel: () => undefined,
       note: () => undefined,

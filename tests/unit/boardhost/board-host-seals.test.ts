@@ -4,6 +4,7 @@
  * <name>'s spawn"; a genuine intent copied back after it was consumed is not applied twice;
  * every decision goes to the pipe of the spawn that sealed the intent, and to no file.
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,7 +42,7 @@ afterEach(async () => {
 async function startHost(): Promise<BoardHost> {
   host = new BoardHost({
     layout, keys, answer: pipes.answer, cwd: dir, piCli: "pi-not-used", env: {}, mates: () => [mate("alice"), mate("mallory")],
-    tell: () => undefined, escalate: () => undefined, teamModel: () => undefined, note: (text) => notes.push(text), paceMs: 0, intentGraceMs: 50,
+    bus: new TeamBus(), teamModel: () => undefined, note: (text) => notes.push(text), paceMs: 0, intentGraceMs: 50,
   });
   await host.start();
   host.create({ subject: "Only task" }, "test board");

@@ -4,6 +4,7 @@
  * started on a file changed since is flagged, restores the leader's board, keeps the changed
  * file aside and writes its own board over it.
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +34,7 @@ afterEach(async () => {
 async function startHost(writes: BoardWrite[], mates: BoardMate[] = []): Promise<BoardHost> {
   const host = new BoardHost({
     layout, keys: new SpawnKeys(), answer: () => undefined, cwd: dir, piCli: "pi-not-used", env: {}, mates: () => mates,
-    tell: () => undefined, escalate: () => undefined, teamModel: () => undefined, note: (t) => notes.push(t), paceMs: 0,
+    bus: new TeamBus(), teamModel: () => undefined, note: (t) => notes.push(t), paceMs: 0,
     trail: memoryTrail(writes),
   });
   hosts.push(host);

@@ -6,6 +6,7 @@
  * and no other teammate's pipe carries it. Real board dir, BoardHost, StreamRecords, RpcChild
  * (over in-memory pipes) and worker StreamLink; only Pi is played by the test.
  */
+import { TeamBus } from "../../../src/team/bus.ts";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -65,7 +66,7 @@ async function team() {
       const m = members.find((x) => x.name === to.name && x.spawnId === to.spawnId);
       if (m) records.decided(m, id, decision);
     },
-    tell: () => undefined, escalate: () => undefined, teamModel: () => undefined, note: (t) => void notes.push(t), paceMs: 0, intentGraceMs: 50,
+    bus: new TeamBus(), teamModel: () => undefined, note: (t) => void notes.push(t), paceMs: 0, intentGraceMs: 50,
   });
   host = board;
   await board.start();
