@@ -21,6 +21,7 @@ import { teamCompactor, type Compactor } from "./compactor.ts";
 import { TeamBus } from "../team/bus.ts";
 import type { SignalListener, TeamSignalType } from "../team/signals.ts";
 import { SYSTEM_CLOCK, TEAMMATE_FILES } from "./harness-ports.ts";
+import { hearTeamSteps } from "./team-steps.ts";
 import { watchExit } from "./teammate-exit.ts";
 
 export * from "./harness-types.ts";
@@ -77,24 +78,13 @@ export class LeaderHarness implements TeamActivity {
     };
     this.#team = new TeamDriver(this.#o);
     this.#compactor = teamCompactor(this.#team, this.#o.compaction, () => this.#o.clock.now());
-    // First listeners, before any of the session's: the compactor hears of terminal reports,
-    // and of quiet idles before the board offers work.
-    this.on("delivery", ({ delivery: d }) => {
-      if (d.kind !== "report") return;
-      this.#team.peers.reset(d.record.from, "its report reached the leader"); // W19
-      this.#newStreak(this.#incarnation({ name: d.record.from, spawnId: d.record.spawnId }));
-      if (d.record.status !== "in_progress") this.assignmentBoundary({ name: d.record.from, spawnId: d.record.spawnId });
-    });
-    this.on("idle", ({ member }) => this.#compactor.idle(member));
+    // First listeners, before any of the session's (src/harness/team-steps.ts).
+    hearTeamSteps({ team: this.#team, compactor: this.#compactor, heldClaims: this.#o.board.heldClaims });
     // What the board host tells the teammates and the leader (src/boardhost/board-host.ts).
     this.on("tell", ({ to, text }) => this.tell(to, text));
     this.on("escalate", ({ escalation: e }) => this.event("verify_escalation", e.holder.name, e.text));
     this.on("board_settled", ({ summary }) => this.event("board_settled", TASK_BOARD, summary.text));
-    this.on("submitted", ({ holder }) => this.#submitted(holder));
-    this.on("board_changed", () => {
-      this.#boardChanged();
-      void this.#team.writeRoster(); // if what it shows changed: holdings the edit guards read
-    });
+    this.on("board_changed", () => void this.#team.writeRoster()); // holdings the edit guards read
   }
 
   /**
@@ -220,42 +210,6 @@ export class LeaderHarness implements TeamActivity {
    */
   async compact(name: string, by: "user" | "auto" = "user"): Promise<string> {
     return this.#compactor.compact(livingOrRefuse(this.#team, name, `compact: "${name}"`), by);
-  }
-
-  /**
-   * `who` reached an assignment boundary (its terminal report, or a board submission the board
-   * accepted): once its run settles idle, its context is compacted if it passed the threshold.
-   * Ignored for an incarnation that no longer lives.
-   */
-  assignmentBoundary(who: { name: string; spawnId: string }): void {
-    const m = this.#incarnation(who);
-    if (m) this.#compactor.boundary(m);
-  }
-
-  /**
-   * A board submission of `who` was accepted: a board step, which resets its pairs under the
-   * peer-pair cap (W19) and its streak of model calls, and an assignment boundary. Ignored for an incarnation that no longer lives.
-   */
-  #submitted(who: { name: string; spawnId: string }): void {
-    const m = this.#incarnation(who);
-    if (m) this.#team.peers.reset(m.name, "a board submission");
-    this.#newStreak(m);
-    this.assignmentBoundary(who);
-  }
-
-  /**
-   * The board changed. A task a living teammate holds now and did not before (the board port's
-   * `heldClaims`) is an accepted claim: a board step, which resets its pairs (W19) and its
-   * streak of model calls.
-   */
-  #boardChanged(): void {
-    const held = (m: Member): string[] => (this.#o.board.heldClaims?.(m) ?? []).map((c) => c.id);
-    for (const m of this.members()) if (m.living && this.#team.peers.held(m, held(m))) this.#team.newStreak(m);
-  }
-
-  /** A report of `m` reached the leader or a board step of it was accepted: a new streak of model calls. */
-  #newStreak(m: Member | undefined): void {
-    if (m) this.#team.newStreak(m);
   }
 
   /** The living teammate `who` names, if it is still that incarnation. */
