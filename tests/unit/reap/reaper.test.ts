@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { environHas, markerEntry, procPid, statParent } from "../../../src/reap/proc-parse.ts";
-import { findMarked, reapMarked, reapMarkedSync, type Marker } from "../../../src/reap/index.ts";
+import { findMarked, reapMarked, reapMarkedSync, type Marker, type ReapOptions } from "../../../src/reap/index.ts";
 import { isAlive } from "../../support/process.ts";
 import { waitUntil } from "../../support/team.ts";
 
@@ -150,6 +150,21 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    { name: "reapMarked", reap: reapMarked },
+    { name: "reapMarkedSync", reap: async (m: Marker[], o: ReapOptions) => reapMarkedSync(m, o) },
+  ])("$name still SIGKILLs a forker that ignores SIGTERM when the SIGTERM rounds run out", async ({ reap }) => {
+    // Under load every SIGTERM scan can find a new `sleep` of such a loop; one round forces that here.
+    const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
+    pending.push(marker);
+    const forker = spawn("bash", ["-c", "trap '' TERM; while true; do sleep 0.01; done"], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
+    started.push(forker);
+    await waitUntil("the forker", async () => isAlive(forker.pid!) && (await findMarked([marker])).pids.length >= 1);
+    const result = await reap([marker], { limits: { rounds: 1, graceMs: 100 } });
+    expect(result.killed).toContain(forker.pid);
+    await waitUntil("the forker to be gone", () => !isAlive(forker.pid!), 5000);
   });
 
   it("spares the calling process and its ancestors when they carry the marker", async () => {
