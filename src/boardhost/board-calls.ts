@@ -7,7 +7,7 @@
  * the OS dropped is still answered; with none open there is no timer at all. This replaced a 5 s
  * poll that ran for the whole session (bench/leader-pi.ts: an idle leader's CPU).
  */
-import type { RpcEvent } from "../process/index.ts";
+import type { TeammateOutput } from "../team/teammate-output.ts";
 import type { Member } from "../team/member.ts";
 
 /** The worker tools that publish a board intent and wait for its decision. */
@@ -30,16 +30,16 @@ export class BoardCallWatch {
     this.#everyMs = everyMs;
   }
 
-  /** Follows one RPC event of `m`'s child (wire it into the harness's `onRpcEvent`). */
-  observe(m: Member, event: RpcEvent): void {
+  /** Follows one piece of `m`'s output (heard on the session's bus). */
+  observe(m: Member, output: TeammateOutput): void {
     if (m.transport === "stream") return; // its board calls travel on its pipe: no intent file to rescan for
-    if ((event.type === "tool_execution_start" || event.type === "tool_execution_end") && INTENT_TOOLS.has(event.toolName)) {
+    if ((output.kind === "tool_started" || output.kind === "tool_ended") && INTENT_TOOLS.has(output.tool)) {
       const calls = this.#open.get(m.spawnId) ?? new Set<string>();
-      if (event.type === "tool_execution_start") calls.add(event.toolCallId);
-      else calls.delete(event.toolCallId);
+      if (output.kind === "tool_started") calls.add(output.callId);
+      else calls.delete(output.callId);
       if (calls.size > 0) this.#open.set(m.spawnId, calls);
       else this.#open.delete(m.spawnId);
-    } else if (event.type === "agent_settled") {
+    } else if (output.kind === "settled") {
       this.#open.delete(m.spawnId); // a run that ended has no call left open, whatever events were lost
     } else {
       return;

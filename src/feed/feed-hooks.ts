@@ -20,16 +20,16 @@ export function fetchStats(feed: TeamFeed, m: Member): void {
 }
 
 /**
- * Feeds the console (R61) from the session's bus: RPC events for the activity line and the
+ * Feeds the console (R61) from the session's bus: teammates' output for the activity line and the
  * gauge; mail written into a child (`steered` or `delivered into turn`), the leader's deliveries
  * and compactions for the Mail page. Subscribe it before the leader's own `delivery` listener, so
  * a delivery is on the Mail page before its turn starts. Returns the unsubscribe.
  */
 export function feedSignals(bus: Pick<TeamBus, "on">, feed: TeamFeed): () => void {
   const offs = [
-    bus.on("rpc_event", ({ member: m, event }) => {
-      feed.observe(m, event);
-      if (event.type === "agent_settled" || event.type === "compaction_end") fetchStats(feed, m);
+    bus.on("output", ({ member: m, output }) => {
+      feed.observe(m, output);
+      if (output.kind === "settled" || output.kind === "compaction_ended") fetchStats(feed, m);
     }),
     bus.on("mail_delivered", ({ delivery: e }) => {
       const receipt = e.via === "steer" ? "steered" : "delivered into turn";

@@ -1,9 +1,9 @@
 import type { MailKind } from "../mail/index.ts";
-import type { RpcEvent } from "../process/index.ts";
 import { activityStep, lastLine } from "../team/activity.ts";
 import { gaugeFromStats, type ContextGauge } from "../team/context.ts";
 import type { CompactionInfo } from "../team/compaction.ts";
 import type { Member } from "../team/member.ts";
+import type { TeammateOutput } from "../team/teammate-output.ts";
 import { oneLine } from "./safe-text.ts";
 
 
@@ -119,10 +119,10 @@ export class TeamFeed {
     return ready;
   }
 
-  /** One RPC event of `m`'s child: the activity line (cleared when a run starts) and the recent lines. */
-  observe(m: Member, event: RpcEvent): void {
+  /** One piece of `m`'s output: the activity line (cleared when a run starts) and the recent lines. */
+  observe(m: Member, output: TeammateOutput): void {
     const f = this.mate(m);
-    const step = activityStep(event);
+    const step = activityStep(output);
     if (step.kind === "none") return;
     if (step.kind === "run") {
       // A new run (a wake): the last run's line would read as what it does now.

@@ -7,22 +7,17 @@
  * cost an idle leader CPU around the clock (bench/leader-pi.ts). Reads go through the cursors,
  * so a file the watcher already reported yields nothing twice.
  */
-import { isRecord } from "../is-record.ts";
 import { LEADER_NAME } from "../mail/index.ts";
-import type { RpcEvent } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import type { Member } from "../team/member.ts";
+import type { TeammateOutput } from "../team/teammate-output.ts";
 
 /**
- * The mailbox file `m`'s finished `send_message` wrote, from its child's RPC `event`: its own
- * outbox for a report (`details.to` is "leader"), the recipient's inbox for peer mail. Empty for
- * any other event, a failed call (it wrote nothing), or a result without a recipient.
+ * The mailbox file `m`'s finished `send_message` wrote, from its `output`: its own outbox for a
+ * report (sent to "leader"), the recipient's inbox for peer mail. Empty for any other output or a
+ * failed call (it wrote nothing).
  */
-export function sentMailPaths(m: Member, event: RpcEvent, layout: RuntimeLayout): string[] {
-  if (event.type !== "tool_execution_end" || event.toolName !== "send_message" || event.isError) return [];
-  const result = event.result;
-  const details = isRecord(result) ? result["details"] : undefined;
-  const to = isRecord(details) ? details["to"] : undefined;
-  if (typeof to !== "string" || to === "") return [];
-  return [to === LEADER_NAME ? layout.outbox(m.name) : layout.inbox(to)];
+export function sentMailPaths(m: Member, output: TeammateOutput, layout: RuntimeLayout): string[] {
+  if (output.kind !== "tool_ended" || output.sentTo === undefined) return [];
+  return [output.sentTo === LEADER_NAME ? layout.outbox(m.name) : layout.inbox(output.sentTo)];
 }

@@ -6,7 +6,8 @@ import type { Member } from "../team/member.ts";
 import type { HeldClaim } from "../team/prompts.ts";
 import { LOOP_EVENT, loopEventText, ModelCallRate } from "../team/model-call-rate.ts";
 import { harnessEventText } from "../team/prompts.ts";
-import { eventsFromRpc } from "../team/rpc-events.ts";
+import { eventsFromOutput } from "../team/output-events.ts";
+import { outputOfRpc } from "../team/teammate-output.ts";
 import type { ResolvedHarnessOptions } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "../team/team-activity.ts";
 import type { TeamBus } from "../team/bus.ts";
@@ -194,17 +195,19 @@ export class TeamDriver implements TeamActivity {
   }
 
   /**
-   * One RPC event of `m`'s child becomes events on its queue; at `agent_settled` its outbox is
-   * drained first, with the board task it still owes a submission for (L31).
+   * One RPC event of `m`'s child, translated once (src/team/teammate-output.ts), becomes events on
+   * its queue; when it settles its outbox is drained first, with the board task it still owes a
+   * submission for (L31).
    */
   onRpcEvent(m: Member, event: RpcEvent): void {
-    this.bus.emit({ type: "rpc_event", member: m, event });
-    if (event.type === "message_end" && event.message.role === "assistant") this.#modelCall(m);
-    for (const path of sentMailPaths(m, event, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
-    const events = eventsFromRpc(event);
-    if (event.type !== "agent_settled") {
+    const output = outputOfRpc(event);
+    this.bus.emit({ type: "output", member: m, output });
+    if (output.kind === "assistant_message") this.#modelCall(m);
+    for (const path of sentMailPaths(m, output, this.#o.layout)) this.onFileChange(path); // the mail watch's safety net
+    const events = eventsFromOutput(output);
+    if (output.kind !== "settled") {
       void this.enqueue(m, () => events);
-      if (event.type === "entry_appended" && m.transport === "stream") this.stream.onEntry(m, event.entry);
+      if (output.kind === "entry_appended" && m.transport === "stream") this.stream.onEntry(m, output.entry);
       return;
     }
     // Drain first: a terminal report written in this run must be judged before a wake reopens the gate.

@@ -149,7 +149,7 @@ export class TeamSession {
     });
     const bus = this.bus;
     // Before the board subscribes: a teammate going away ends its open board calls first.
-    bus.on("rpc_event", ({ member, event }) => this.#boardCalls.observe(member, event));
+    bus.on("output", ({ member, output }) => this.#boardCalls.observe(member, output));
     bus.on("gone", ({ member }) => this.#boardCalls.forget(member));
     this.board = new BoardHost({
       layout: boardPaths,

@@ -1,16 +1,16 @@
 /**
  * What a teammate is doing, as one line for the console and the widget (R61, R62), read from its
- * child's RPC events: the tool it runs with an argument summary, or the last line of its text.
+ * output (src/team/teammate-output.ts): the tool it runs with an argument summary, or the last line of its text.
  * Pure; the shell (src/feed/team-feed.ts) keeps the state between events.
  */
 import { isRecord } from "../is-record.ts";
-import type { RpcEvent } from "../process/index.ts";
+import type { TeammateOutput } from "./teammate-output.ts";
 
 /** Longest activity line kept, in characters. */
 export const ACTIVITY_MAX = 160;
 
 /**
- * What one RPC event changes: a new run began (`run`: the last run's line is stale), a tool
+ * What one piece of output changes: a new run began (`run`: the last run's line is stale), a tool
  * started (`line`), text arrived (`text`, a delta), or nothing.
  */
 export type ActivityStep =
@@ -54,26 +54,19 @@ function lastLineOrFirst(value: string): string {
   return value.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
 }
 
-function textOf(content: unknown): string {
-  if (!Array.isArray(content)) return "";
-  return content.map((p: unknown) => (typeof p === "object" && p !== null && "text" in p && typeof p.text === "string" ? p.text : "")).join("");
-}
-
-/** What `event` means for the activity line. */
-export function activityStep(event: RpcEvent): ActivityStep {
-  switch (event.type) {
-    case "agent_start":
+/** What one piece of a teammate's output means for the activity line. */
+export function activityStep(output: TeammateOutput): ActivityStep {
+  switch (output.kind) {
+    case "run_started":
       return { kind: "run" };
-    case "tool_execution_start":
-      return { kind: "tool", line: toolLine(event.toolName, event.args) };
-    case "tool_execution_end":
+    case "tool_started":
+      return { kind: "tool", line: toolLine(output.tool, output.args) };
+    case "tool_ended":
       return { kind: "tool_end" };
-    case "message_update": {
-      const e = event.assistantMessageEvent;
-      return e.type === "text_delta" && typeof e.delta === "string" ? { kind: "text", delta: e.delta } : { kind: "none" };
-    }
-    case "message_end":
-      return event.message.role === "assistant" ? { kind: "text_end", text: textOf(event.message.content) } : { kind: "none" };
+    case "model_delta":
+      return output.text !== undefined ? { kind: "text", delta: output.text } : { kind: "none" };
+    case "assistant_message":
+      return { kind: "text_end", text: output.text };
     default:
       return { kind: "none" };
   }

@@ -3,8 +3,8 @@
  * starting teammate's silence deserves a notice, and what the notice says. Notice, never kill:
  * nothing here caps turns or time.
  */
-import type { RpcEvent } from "../process/index.ts";
 import type { Activity, HeartbeatConfig, OutputKind, TeammateFacts } from "./lifecycle-types.ts";
+import type { TeammateOutput } from "./teammate-output.ts";
 
 /** Tier 1 default: 30 minutes without any RPC output (R52). */
 export const DEFAULT_STALL_NOTICE_MS = 30 * 60_000;
@@ -32,46 +32,20 @@ export function resolveHeartbeat(env: NodeJS.ProcessEnv): { config: HeartbeatCon
   return { config: { stallMs, silentMs: stallMs === 0 ? 0 : silentMs }, warnings };
 }
 
-function hasContent(message: object): boolean {
-  const content = (message as { content?: unknown }).content;
-  if (typeof content === "string") return content.trim() !== "";
-  if (!Array.isArray(content)) return false;
-  return content.some((part: unknown) => {
-    if (typeof part !== "object" || part === null) return false;
-    const p = part as { type?: unknown; text?: unknown; thinking?: unknown };
-    if (p.type === "text") return typeof p.text === "string" && p.text.trim() !== "";
-    if (p.type === "thinking") return typeof p.thinking === "string" && p.thinking.trim() !== "";
-    return p.type === "toolCall";
-  });
-}
-
-/** Total tokens and cost (USD) of an assistant message's usage; zeros when it has none. */
-export function usageOf(message: object): { tokens: number; cost: number } {
-  const u = (message as { usage?: unknown }).usage as { totalTokens?: unknown; input?: unknown; output?: unknown; cost?: { total?: unknown } } | undefined;
-  if (typeof u !== "object" || u === null) return { tokens: 0, cost: 0 };
-  const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-  const tokens = num(u.totalTokens) || num(u.input) + num(u.output);
-  return { tokens, cost: num(u.cost?.total) };
-}
-
 /**
- * What one RPC event is for the heartbeat (L4): `model` for anything the model produced (a text,
- * thinking or tool-call delta, usage, an assistant `message_end` with content or usage), tool
- * starts and ends, else `other`. An empty assistant `message_end` (seen at RPC startup) is not
- * model output; text without usage is.
+ * What one piece of output is for the heartbeat (L4): `model` for anything the model produced (a
+ * streamed delta, an assistant message with content or usage), tool starts and ends, else
+ * `other`. An empty assistant message (seen at RPC startup) is not model output.
  */
-export function classifyOutput(event: RpcEvent): OutputKind {
-  switch (event.type) {
-    case "message_update":
+export function classifyOutput(output: TeammateOutput): OutputKind {
+  switch (output.kind) {
+    case "model_delta":
       return "model";
-    case "message_end": {
-      const m = event.message;
-      if (m.role !== "assistant") return "other";
-      return hasContent(m) || usageOf(m).tokens > 0 ? "model" : "other";
-    }
-    case "tool_execution_start":
+    case "assistant_message":
+      return output.produced ? "model" : "other";
+    case "tool_started":
       return "tool_start";
-    case "tool_execution_end":
+    case "tool_ended":
       return "tool_end";
     default:
       return "other";

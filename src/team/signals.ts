@@ -4,10 +4,10 @@
  * only; "who hears X" is answered by grepping `bus.on("X"`.
  */
 import type { AcceptedSubmission, BoardEscalation, BoardSettled, Holder } from "../board/index.ts";
-import type { RpcEvent } from "../process/index.ts";
 import type { CompactionInfo } from "./compaction.ts";
 import type { HarnessNote, LeaderDelivery, MailDelivery } from "./leader-delivery.ts";
 import type { Member } from "./member.ts";
+import type { TeammateOutput } from "./teammate-output.ts";
 import type { ActivityChange } from "./team-activity.ts";
 
 /** One signal of the session. */
@@ -19,8 +19,8 @@ export type TeamSignal =
   | { readonly type: "note"; readonly note: HarnessNote }
   /** Mail was written into a teammate's control stream (console, benchmarks). */
   | { readonly type: "mail_delivered"; readonly delivery: MailDelivery }
-  /** Every RPC event of a teammate's child as it arrives (activity line, context gauge). */
-  | { readonly type: "rpc_event"; readonly member: Member; readonly event: RpcEvent }
+  /** Every piece of a teammate's output as it arrives, translated once (activity line, context gauge, board calls). */
+  | { readonly type: "output"; readonly member: Member; readonly output: TeammateOutput }
   /** The one end-of-life line of an incarnation (R55); `ok` false for a failure end. */
   | { readonly type: "lifeline"; readonly member: Member; readonly text: string; readonly ok: boolean }
   /** A teammate settled idle with nothing pending: the board may offer it work (R36). */

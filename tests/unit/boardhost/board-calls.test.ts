@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { BoardCallWatch } from "../../../src/boardhost/board-calls.ts";
-import type { RpcEvent } from "../../../src/process/index.ts";
 import type { Member } from "../../../src/team/member.ts";
+import type { TeammateOutput } from "../../../src/team/teammate-output.ts";
 
 const alice = { name: "alice", spawnId: "s-alice" } as Member;
 const bob = { name: "bob", spawnId: "s-bob" } as Member;
-const start = (toolName: string, id: string): RpcEvent => ({ type: "tool_execution_start", toolCallId: id, toolName, args: {} });
-const end = (toolName: string, id: string): RpcEvent => ({ type: "tool_execution_end", toolCallId: id, toolName, result: {}, isError: false });
+const start = (tool: string, callId: string): TeammateOutput => ({ kind: "tool_started", tool, callId, args: {} });
+const end = (tool: string, callId: string): TeammateOutput => ({ kind: "tool_ended", tool, callId, failed: false });
 
 describe("BoardCallWatch (the intent watch's safety net)", () => {
   beforeEach(() => vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] }));
@@ -17,7 +17,7 @@ describe("BoardCallWatch (the intent watch's safety net)", () => {
     const watch = new BoardCallWatch(rescan, 100);
     watch.observe(alice, start("send_message", "c1"));
     watch.observe(alice, end("send_message", "c1"));
-    watch.observe(alice, { type: "agent_start" });
+    watch.observe(alice, { kind: "run_started" });
     expect(watch.armed).toBe(false);
     vi.advanceTimersByTime(10_000);
     expect(rescan).not.toHaveBeenCalled();
@@ -40,7 +40,7 @@ describe("BoardCallWatch (the intent watch's safety net)", () => {
     const watch = new BoardCallWatch(() => undefined, 100);
     watch.observe(alice, start("task_submit", "a1"));
     watch.observe(bob, start("task_claim", "b1"));
-    watch.observe(alice, { type: "agent_settled", aborted: true }); // its end event was never seen
+    watch.observe(alice, { kind: "settled" }); // its end event was never seen
     expect(watch.armed).toBe(true);
     watch.forget(bob);
     expect(watch.armed).toBe(false);

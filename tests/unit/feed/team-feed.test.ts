@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TeamFeed, titleOf, MAIL_ROWS, RECENT } from "../../../src/feed/team-feed.ts";
-import type { RpcEvent } from "../../../src/process/index.ts";
 import type { Member } from "../../../src/team/member.ts";
+import type { TeammateOutput } from "../../../src/team/teammate-output.ts";
 
 const ada = { spawnId: "ada-1", status: "working" } as unknown as Member;
-const tool = (name: string, args: unknown): RpcEvent => ({ type: "tool_execution_start", toolCallId: "t", toolName: name, args } as RpcEvent);
-const delta = (text: string): RpcEvent => ({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: text } } as unknown as RpcEvent);
+const tool = (name: string, args: unknown): TeammateOutput => ({ kind: "tool_started", tool: name, callId: "t", args });
+const delta = (text: string): TeammateOutput => ({ kind: "model_delta", text });
 
 describe("TeamFeed", () => {
   it("shows the running tool, then the streamed text's last line, and keeps recent lines bounded", () => {
@@ -23,9 +23,9 @@ describe("TeamFeed", () => {
   it("a new run (a wake) clears the last run's line: the widget must not show it as what it does now", () => {
     const feed = new TeamFeed(() => 5);
     feed.observe(ada, delta("Half-way through the "));
-    feed.observe(ada, { type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "Done: all green." }] } } as unknown as RpcEvent);
+    feed.observe(ada, { kind: "assistant_message", text: "Done: all green.", tokens: 0, cost: 0, produced: true });
     expect(feed.mate(ada).activity).toBe("Done: all green.");
-    feed.observe(ada, { type: "agent_start" } as RpcEvent);
+    feed.observe(ada, { kind: "run_started" });
     expect(feed.mate(ada).activity).toBe("");
     expect(feed.mate(ada).recent).toContain("Done: all green."); // history stays in the detail
     feed.observe(ada, delta("Reading"));

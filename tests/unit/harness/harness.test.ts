@@ -105,7 +105,7 @@ async function world(o: WorldOptions = {}) {
   harness.on("delivery", ({ delivery }) => deliveries.push(delivery));
   harness.on("mail_delivered", ({ delivery }) => mail.push(delivery));
   harness.on("note", ({ note }) => notes.push(note.text));
-  harness.on("rpc_event", () => (rpc.events += 1));
+  harness.on("output", () => (rpc.events += 1));
   await harness.start();
   closing.push(() => harness.close());
   /** Resolves once `done()` holds after a harness step (checked at once too). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RpcEvent } from "../../../src/process/index.ts";
 import { activityStep, lastLine, toolLine } from "../../../src/team/activity.ts";
 import { gaugeFromStats } from "../../../src/team/context.ts";
+import { outputOfRpc } from "../../../src/team/teammate-output.ts";
 
 describe("activity line (R61, R62)", () => {
   it("summarises a tool call by its telling argument", () => {
@@ -19,11 +20,11 @@ describe("activity line (R61, R62)", () => {
 
   it("maps RPC events to steps", () => {
     const start = { type: "tool_execution_start", toolCallId: "1", toolName: "read", args: { path: "README.md" } } as RpcEvent;
-    expect(activityStep(start)).toEqual({ kind: "tool", line: "read README.md" });
+    expect(activityStep(outputOfRpc(start))).toEqual({ kind: "tool", line: "read README.md" });
     const delta = { type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "hi" } } as unknown as RpcEvent;
-    expect(activityStep(delta)).toEqual({ kind: "text", delta: "hi" });
-    expect(activityStep({ type: "agent_start" } as RpcEvent)).toEqual({ kind: "run" });
-    expect(activityStep({ type: "agent_end" } as unknown as RpcEvent)).toEqual({ kind: "none" });
+    expect(activityStep(outputOfRpc(delta))).toEqual({ kind: "text", delta: "hi" });
+    expect(activityStep(outputOfRpc({ type: "agent_start" } as RpcEvent))).toEqual({ kind: "run" });
+    expect(activityStep(outputOfRpc({ type: "agent_end" } as unknown as RpcEvent))).toEqual({ kind: "none" });
   });
 });
 

@@ -1,32 +1,33 @@
 import { describe, expect, it } from "vitest";
 import type { RpcEvent } from "../../../src/process/index.ts";
-import { classifyOutput, formatDuration, nextDue, resolveHeartbeat, usageOf } from "../../../src/team/heartbeat.ts";
+import { classifyOutput, formatDuration, nextDue, resolveHeartbeat } from "../../../src/team/heartbeat.ts";
 import type { Activity } from "../../../src/team/lifecycle-types.ts";
+import { outputOfRpc, usageOf } from "../../../src/team/teammate-output.ts";
 
 const end = (message: Record<string, unknown>): RpcEvent => ({ type: "message_end", message: { role: "assistant", ...message } }) as RpcEvent;
 
 describe("classifyOutput (L4)", () => {
   it("an empty assistant message_end, as at RPC startup, is not model output", () => {
-    expect(classifyOutput(end({ content: [] }))).toBe("other");
-    expect(classifyOutput(end({ content: [{ type: "text", text: "" }], usage: { totalTokens: 0 } }))).toBe("other");
+    expect(classifyOutput(outputOfRpc(end({ content: [] })))).toBe("other");
+    expect(classifyOutput(outputOfRpc(end({ content: [{ type: "text", text: "" }], usage: { totalTokens: 0 } })))).toBe("other");
   });
 
   it("text without usage is model output (providers that omit usage are not hung)", () => {
-    expect(classifyOutput(end({ content: [{ type: "text", text: "hello" }] }))).toBe("model");
-    expect(classifyOutput({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "h" } } as RpcEvent)).toBe("model");
+    expect(classifyOutput(outputOfRpc(end({ content: [{ type: "text", text: "hello" }] })))).toBe("model");
+    expect(classifyOutput(outputOfRpc({ type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "h" } } as RpcEvent))).toBe("model");
   });
 
   it("usage alone, a tool call or thinking is model output", () => {
-    expect(classifyOutput(end({ content: [], usage: { totalTokens: 12 } }))).toBe("model");
-    expect(classifyOutput(end({ content: [{ type: "toolCall", id: "1", name: "read", arguments: {} }] }))).toBe("model");
-    expect(classifyOutput(end({ content: [{ type: "thinking", thinking: "hmm" }] }))).toBe("model");
+    expect(classifyOutput(outputOfRpc(end({ content: [], usage: { totalTokens: 12 } })))).toBe("model");
+    expect(classifyOutput(outputOfRpc(end({ content: [{ type: "toolCall", id: "1", name: "read", arguments: {} }] })))).toBe("model");
+    expect(classifyOutput(outputOfRpc(end({ content: [{ type: "thinking", thinking: "hmm" }] })))).toBe("model");
   });
 
   it("a user message_end is not; tool starts and ends are told apart", () => {
-    expect(classifyOutput({ type: "message_end", message: { role: "user", content: "hi" } } as RpcEvent)).toBe("other");
-    expect(classifyOutput({ type: "tool_execution_start", toolCallId: "1", toolName: "bash", args: {} })).toBe("tool_start");
-    expect(classifyOutput({ type: "tool_execution_end", toolCallId: "1", toolName: "bash", result: {}, isError: false })).toBe("tool_end");
-    expect(classifyOutput({ type: "agent_start" })).toBe("other");
+    expect(classifyOutput(outputOfRpc({ type: "message_end", message: { role: "user", content: "hi" } } as RpcEvent))).toBe("other");
+    expect(classifyOutput(outputOfRpc({ type: "tool_execution_start", toolCallId: "1", toolName: "bash", args: {} }))).toBe("tool_start");
+    expect(classifyOutput(outputOfRpc({ type: "tool_execution_end", toolCallId: "1", toolName: "bash", result: {}, isError: false }))).toBe("tool_end");
+    expect(classifyOutput(outputOfRpc({ type: "agent_start" }))).toBe("other");
   });
 });
 
