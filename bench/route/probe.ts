@@ -2,7 +2,7 @@
  * Receives the harness's two delivery callbacks and turns them into timestamps per record id,
  * so a benchmark can await "this record reached its destination" and read when it happened.
  */
-import type { HarnessNote, LeaderDelivery, MailDelivery } from "../../src/harness/harness.ts";
+import type { HarnessNote, LeaderDelivery, MailDelivery } from "../../src/team/leader-delivery.ts";
 import type { RpcChild, RpcCommand } from "../../src/process/index.ts";
 
 /** Where a record ended up: a teammate's control stream (steer / wake) or a leader turn. */

@@ -6,7 +6,7 @@
 import { createBoard } from "../../src/board/index.ts";
 import { feedSignals, fetchStats } from "../../src/feed/feed-hooks.ts";
 import type { LeaderHarness } from "../../src/harness/harness.ts";
-import type { MailDelivery } from "../../src/harness/harness-types.ts";
+import type { MailDelivery } from "../../src/team/leader-delivery.ts";
 import { TeamFeed } from "../../src/feed/team-feed.ts";
 import { teammateRow } from "../../src/ui/snapshot.ts";
 import { TeamWidget, widgetRows } from "../../src/ui/widget.ts";

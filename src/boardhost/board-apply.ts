@@ -8,7 +8,6 @@ import { boardOffText, claimTask, submitTask, type Assignment, type Board, type 
 import type { BoardIntent } from "../mail/index.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
-export type { AcceptedSubmission } from "../board/index.ts";
 
 /** What one intent did: the decision the teammate's pipe carries back (src/mail/stream-wire.ts). */
 export type IntentAnswer =

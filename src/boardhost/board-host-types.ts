@@ -22,7 +22,6 @@ export interface BoardMate extends Holder {
   roleVerify: string | undefined;
 }
 
-export type { BoardEscalation, BoardSettled } from "../board/index.ts";
 
 /** What the board holds for one teammate, for the teammate_spawn result. */
 export interface BoardWork {

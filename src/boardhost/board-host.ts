@@ -26,7 +26,6 @@ import { BoardReviews } from "./board-reviews.ts";
 import { BoardSnapshots } from "./board-snapshots.ts";
 import { BoardRecorder } from "./board-trail.ts";
 
-export * from "./board-host-types.ts";
 
 /**
  * The leader's shell around the pure board (R34–R60): loads and persists board.json, applies

@@ -9,7 +9,7 @@
  * is `graceMs` old; a sealed but invalid one is answered with `invalid_input`.
  */
 import { basename } from "node:path";
-import type { Board, Effect, Holder } from "../board/index.ts";
+import type { AcceptedSubmission, Board, Effect, Holder } from "../board/index.ts";
 import {
   BoardIntentSchema,
   type BoardIntent,
@@ -19,7 +19,7 @@ import {
   type SpawnKeys,
 } from "../mail/index.ts";
 import { checkValue, consumeIntent, listIntents, readIntent, watchDirs, type BoardLayout, type DirWatch } from "../store/index.ts";
-import { applyIntent, type AcceptedSubmission, type IntentAnswer } from "./board-apply.ts";
+import { applyIntent, type IntentAnswer } from "./board-apply.ts";
 import type { BoardMate } from "./board-host-types.ts";
 
 export type { IntentAnswer } from "./board-apply.ts";

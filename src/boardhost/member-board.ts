@@ -5,7 +5,7 @@
 import { heldBy, holderOf, type Board, type Task } from "../board/index.ts";
 import { isWorking } from "../team/lifecycle-state.ts";
 import type { Member } from "../team/member.ts";
-import type { BoardMate } from "./board-host.ts";
+import type { BoardMate } from "./board-host-types.ts";
 
 /**
  * The board task `m` owes a submission for (L31): one it holds as `claimed`, or a parked one the

@@ -15,7 +15,6 @@ import type { TeamBus } from "../team/bus.ts";
 /** At most this many living teammates per session (R19). */
 export const MAX_LIVING_TEAMMATES = 8;
 
-export type { HarnessNote, LeaderDelivery, MailDelivery } from "../team/leader-delivery.ts";
 
 /** The resolved config and ports of a `LeaderHarness`. Production values are set in src/leader/team-session.ts. */
 export interface LeaderHarnessOptions {

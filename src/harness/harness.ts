@@ -24,7 +24,6 @@ import { SYSTEM_CLOCK, TEAMMATE_FILES } from "./harness-ports.ts";
 import { hearTeamSteps } from "./team-steps.ts";
 import { watchExit } from "./teammate-exit.ts";
 
-export * from "./harness-types.ts";
 
 /**
  * The leader's side of the team (R3): takes the session lock, watches the mailboxes, and spawns

@@ -7,7 +7,7 @@ import { TeamError } from "../errors.ts";
 import { registerLeaderBoardTools } from "./board-tools.ts";
 import { announceBoardCheck, sessionTrailPort } from "../boardhost/index.ts";
 import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
-import type { LeaderDelivery } from "../harness/index.ts";
+import type { LeaderDelivery } from "../team/leader-delivery.ts";
 import { agentDir } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, endStopText, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";

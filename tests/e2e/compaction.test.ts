@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { useCleanups } from "../support/cleanups.ts";
-import type { LeaderDelivery } from "../../src/harness/harness.ts";
+import type { LeaderDelivery } from "../../src/team/leader-delivery.ts";
 import { TeamSession } from "../../src/leader/team-session.ts";
 import { appendInboxRecord, makeInboxRecord } from "../../src/mail/index.ts";
 import { agentFile, PACKAGE_DIR, writeAgents } from "../support/leader.ts";

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { useCleanups } from "../support/cleanups.ts";
-import { LeaderHarness, type MailDelivery } from "../../src/harness/harness.ts";
+import { LeaderHarness } from "../../src/harness/harness.ts";
+import type { MailDelivery } from "../../src/team/leader-delivery.ts";
 import { appendInboxRecord } from "../../src/mail/index.ts";
 import type { RpcChild, RpcCommand } from "../../src/process/index.ts";
 import { boardLayout, runtimeLayout } from "../../src/store/index.ts";

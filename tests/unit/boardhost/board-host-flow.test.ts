@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BoardHost, type BoardEscalation, type BoardMate, type BoardSettled } from "../../../src/boardhost/board-host.ts";
+import { BoardHost } from "../../../src/boardhost/board-host.ts";
+import type { BoardMate } from "../../../src/boardhost/board-host-types.ts";
+import type { BoardEscalation, BoardSettled } from "../../../src/board/index.ts";
 import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt } from "../../../src/store/index.ts";
 

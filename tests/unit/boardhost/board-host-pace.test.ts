@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BoardHost, type BoardMate } from "../../../src/boardhost/board-host.ts";
+import { BoardHost } from "../../../src/boardhost/board-host.ts";
+import type { BoardMate } from "../../../src/boardhost/board-host-types.ts";
 import { SpawnKeys } from "../../../src/mail/index.ts";
 import { boardLayoutAt } from "../../../src/store/index.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { BoardWork } from "../../../src/boardhost/board-host.ts";
+import type { BoardWork } from "../../../src/boardhost/board-host-types.ts";
 import type { SpawnRequest } from "../../../src/harness/harness-types.ts";
 import type { LeaderHarness } from "../../../src/harness/harness.ts";
 import { registerLeaderTools } from "../../../src/leader/tools.ts";
