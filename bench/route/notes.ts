@@ -30,6 +30,10 @@ export const LATENCY_NOTES = [
   "- **Mail for a working teammate that arrived during a steer waited for the end of the run** (commit \"harness: mail",
   "  read while a steer is in flight is delivered at once\"). Seen as 1 of 100 and 2 of 300 burst records never delivered",
   "  to the held teammate; they sat in the harness's pending mail. Regression test: tests/e2e/harness-mail-during-steer.test.ts.",
+  "",
+  "- **Re-measured after the issue 19 redesign (2026-12-02)**, beside the code of the last measurement (cc5eb93) on the same",
+  "  machine: steer burst p50 11.5 ms for the old code, 12.1 and 12.3 ms for the new (6.5 ms on the earlier machine), so",
+  "  its miss here is the machine; the old code's spawn ratio was 1.08 against 1.11 and 1.22 for the new (medians of 5).",
 ];
 
 const cpuOf = (spawn: SpawnTimes, v: SpawnVariant): number => median(spawn[v].map((x) => x.childCpuMs));
@@ -75,4 +79,10 @@ export const IDLE_NOTES = [
   "44 ms first slice held one of V8's \"Mark-Compact (reduce)\" collections (the memory reducer, which runs once after",
   "the allocation rate drops; the other fell just before the window). Idle pi children, ours and the bare control",
   "alike, show the same kind of one-off burst and otherwise use no CPU.",
+  "",
+  "Re-measured after the issue 19 redesign (2026-12-02), on a slower and noisier machine of the same kind, with the",
+  "code of the last measurement (cc5eb93) run beside it in the same hour. Three idle windows each: the steady 5 s",
+  "slices were 2–4 ms for both (0.3–0.5 ms on the earlier machine); a first slice of 145–217 ms came in 2 of 5 windows",
+  "of the new code and 1 of 4 of the old. A CPU profile of such a window held 121 ms of \"(garbage collector)\" and no function of ours, so the",
+  "target missed above is that collection landing in the window, not work the harness does.",
 ];
