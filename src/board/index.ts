@@ -33,7 +33,7 @@ export { FAILED_SUBMITS_TO_PARK, submitTask, type AcceptedSubmission, type Submi
 // The refusal codes are the decision record's (src/mail/rejections.ts); the core returns them.
 export type { BoardRejection, ClaimRejection, SubmitRejection } from "../mail/rejections.ts";
 export { FAILS_TO_PARK, gateOutcome, reopenCall, type GateOutcome, type GateOutcomeInput, type GateResult } from "./gate.ts";
-export { allowResubmit, type AllowResubmitResult } from "./resubmit.ts";
+export { allowResubmit, describeResubmit, type AllowResubmitResult } from "./resubmit.ts";
 export { SUMMARY_TASKS, checkSettled, settledKey, type BoardSettled, type SettledDecision, type SettledInput } from "./settled.ts";
 export { releaseHolder, reviveBoard, type GoneHolder, type ReleaseResult, type RevivedBoard } from "./holders.ts";
 

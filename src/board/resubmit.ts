@@ -51,3 +51,16 @@ export function allowResubmit(board: Board, holder: Holder, now: number): AllowR
   if (allowed.length > 0) effects.push(commit(board));
   return { ok: true, allowed, already, effects };
 }
+
+/**
+ * The line the leader's `send_message({ reopen: true })` result gets from `r`, the
+ * {@link allowResubmit} for `holder`: the tasks allowed one more attempt and those that had one
+ * already; undefined when the holder had nothing parked.
+ */
+export function describeResubmit(r: AllowResubmitResult, holder: Holder): string | undefined {
+  const ids = (list: string[]) => list.map(code).join(", ");
+  const parts: string[] = [];
+  if (r.allowed.length > 0) parts.push(`Board: one more review attempt allowed for ${ids(r.allowed)} (parked with @${holder.name}; a FAIL parks it again, without another escalation).`);
+  if (r.already.length > 0) parts.push(`Board: ${ids(r.already)} already had an attempt allowed.`);
+  return parts.length > 0 ? parts.join(" ") : undefined;
+}

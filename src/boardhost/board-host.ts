@@ -6,6 +6,7 @@ import {
   createBoard,
   createTask,
   describeCreate,
+  describeResubmit,
   gateOutcome,
   normalizeCreateInput,
   releaseHolder,
@@ -14,7 +15,7 @@ import {
   reviveBoard,
   type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
-import { TeamError } from "../errors.ts";
+import { assertNever, TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
 import { BoardActivity } from "./board-activity.ts";
 import { assignmentsOf } from "./board-apply.ts";
@@ -25,7 +26,6 @@ import { BoardSettle } from "./board-settle.ts";
 import { BoardReviews } from "./board-reviews.ts";
 import { BoardSnapshots } from "./board-snapshots.ts";
 import { BoardRecorder } from "./board-trail.ts";
-
 
 /**
  * The leader's shell around the pure board (R34–R60): loads and persists board.json, applies
@@ -215,11 +215,7 @@ export class BoardHost {
     if (this.#closed || this.#unavailable) return undefined;
     const r = allowResubmit(this.#board, holder, this.#o.now());
     this.#apply(r.effects);
-    const ids = (list: string[]) => list.map((id) => `\`${id}\``).join(", ");
-    const parts: string[] = [];
-    if (r.allowed.length > 0) parts.push(`Board: one more review attempt allowed for ${ids(r.allowed)} (parked with @${holder.name}; a FAIL parks it again, without another escalation).`);
-    if (r.already.length > 0) parts.push(`Board: ${ids(r.already)} already had an attempt allowed.`);
-    return parts.length > 0 ? parts.join(" ") : undefined;
+    return describeResubmit(r, holder);
   }
 
   /** Claimable work for teammate `name` and what its last notice offered (teammate_spawn wording). */
@@ -279,7 +275,7 @@ export class BoardHost {
           this.#settle.hold(e); // delivered by #checkSettled, alone or with the settle summary
           break;
         default:
-          throw new TeamError("illegal_transition", `unknown board effect ${JSON.stringify(e satisfies never)}`);
+          assertNever(e, "board effect");
       }
     }
     if (!changed && !this.#settle.holding) return;

@@ -4,7 +4,7 @@
  * Regression: a holder resubmitting a parked task started 12 reviewers in 4 s.
  */
 import { describe, expect, it } from "vitest";
-import { allowResubmit, gateOutcome, loadBoard, parseBoardFile, serializeBoard, submitTask, type Board, type Effect } from "../../../src/board/index.ts";
+import { allowResubmit, describeResubmit, gateOutcome, loadBoard, parseBoardFile, serializeBoard, submitTask, type Board, type Effect } from "../../../src/board/index.ts";
 import { add, expectReason, finish, mate, newBoard, status, take } from "./fixture.ts";
 
 const alice = mate("alice");
@@ -64,6 +64,9 @@ describe("parked tasks stay parked (R45, L10)", () => {
     // A second reopen before the attempt does not stack.
     const again = allowResubmit(board, alice, 31);
     expect(again).toMatchObject({ allowed: [], already: ["fix-auth"], effects: [] });
+    expect(describeResubmit(allowed, alice)).toMatch(/^Board: one more review attempt allowed for `fix-auth` \(parked with @alice;/);
+    expect(describeResubmit(again, alice)).toBe("Board: `fix-auth` already had an attempt allowed.");
+    expect(describeResubmit(allowResubmit(board, { name: "bob", spawnId: "b" }, 31), { name: "bob", spawnId: "b" })).toBeUndefined();
 
     const attempt = resubmit(board, 32);
     expect(attempt.ok && attempt.outcome).toBe("in_review");
