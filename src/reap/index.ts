@@ -3,5 +3,6 @@
  * running, by the marker in their environment (issue 18). Used by the leader and by the worker
  * side, so it imports nothing of either.
  */
-export { findMarked, reapMarked, reapMarkedSync, reapNote, type Found, type ReapLimits, type ReapOptions, type ReapResult } from "./reaper.ts";
+export { reapMarked, reapMarkedSync, reapNote, type ReapResult } from "./reaper.ts";
+export { findMarked, type Found, type ReapLimits, type ReapOptions } from "./scan.ts";
 export type { Marker } from "./proc-parse.ts";
