@@ -17,13 +17,19 @@
  */
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Marker } from "./proc-parse.ts";
+import { statParent, type Marker } from "./proc-parse.ts";
 import { Scan, type Found, type ReapOptions } from "./scan.ts";
 
 // termRoundsOut: a process that ignores SIGTERM and forks faster than one scan of /proc (a shell
 // looping on `sleep 0.05` under load) gives every SIGTERM round a new pid, so that phase can run
 // out of rounds. That is no reason to stop: SIGKILL ends the forker, and its phase then settles.
 // Only the SIGKILL phases running out of rounds make a call incomplete.
+//
+// A trap's own commands: a shell that got SIGTERM runs its exit trap, which may fork (`rm -f lock`
+// is no builtin). A later SIGTERM round would find that child, new and marked, and end it before it
+// removed the lock. So after the first round a process whose parent already got SIGTERM is not sent
+// SIGTERM: it is that parent's cleanup (or a forker's child), and gets SIGKILL after the grace if it
+// still runs. Such a find is nothing new to signal, so it also ends the SIGTERM phase.
 
 /** The pause before the last SIGKILL pass of `reapMarked`, in ms. */
 const SETTLE_MS = 500;
@@ -62,7 +68,7 @@ export async function reapMarked(markers: readonly Marker[], options: ReapOption
     for (const signal of ["SIGTERM", "SIGKILL", "SIGKILL"] as const) {
       const seen = new Set<number>();
       let over = false;
-      for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(await scan.next(seen), seen, result, signal);
+      for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(spareTrapChildren(await scan.next(seen), seen, signal, round, scan.procDir), seen, result, signal);
       if (!over && signal === "SIGKILL") result.complete = false; // see termRoundsOut
       if (!result.complete || result.killed.length === 0) return result;
       if (signal === "SIGTERM") await graceAsync(scan, seen);
@@ -86,7 +92,7 @@ export function reapMarkedSync(markers: readonly Marker[], options: ReapOptions 
   for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const seen = new Set<number>();
     let over = false;
-    for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(scan.nextSync(seen), seen, result, signal);
+    for (let round = 0; round < scan.limits.rounds && !over; round++) over = signalFound(spareTrapChildren(scan.nextSync(seen), seen, signal, round, scan.procDir), seen, result, signal);
     if (!over && signal === "SIGKILL") result.complete = false; // see termRoundsOut
     if (!result.complete || seen.size === 0) return result;
     if (signal === "SIGTERM") {
@@ -102,6 +108,29 @@ export function reapMarkedSync(markers: readonly Marker[], options: ReapOptions 
 async function graceAsync(scan: Scan, pids: ReadonlySet<number>): Promise<void> {
   const until = Date.now() + scan.limits.graceMs;
   while (Date.now() < until && [...pids].some((pid) => running(scan.procDir, pid))) await sleep(GRACE_STEP_MS);
+}
+
+/**
+ * After the first SIGTERM round, drops from `found` the processes whose parent already got SIGTERM
+ * (in `seen`), adding them to `seen` so the grace waits for them too (see the trap note above).
+ */
+function spareTrapChildren(found: Found, seen: Set<number>, signal: "SIGTERM" | "SIGKILL", round: number, procDir: string): Found {
+  if (signal !== "SIGTERM" || round === 0) return found;
+  const pids = found.pids.filter((pid) => {
+    const parent = parentOf(procDir, pid);
+    if (parent === undefined || !seen.has(parent)) return true;
+    seen.add(pid);
+    return false;
+  });
+  return { ...found, pids };
+}
+
+function parentOf(procDir: string, pid: number): number | undefined {
+  try {
+    return statParent(readFileSync(`${procDir}/${pid}/stat`, "utf8"));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `pid` still runs: it has a /proc entry and is not a zombie (`Z`) or dead (`X`). */

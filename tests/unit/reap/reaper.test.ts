@@ -137,7 +137,9 @@ describe.runIf(process.platform === "linux")("reapMarked on real processes", () 
     const marker = { key: "PRT_TEST_MARK", value: randomUUID() };
     pending.push(marker);
     const lock = join(dir, "lock");
-    const polite = spawn("bash", ["-c", `trap 'rm -f ${lock}; exit 143' TERM; echo held > ${lock}; sleep 300 & wait`], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
+    // Its trap forks (`sleep`, `rm`: no builtins) after the SIGTERM; the stubborn forker keeps the
+    // SIGTERM rounds going meanwhile, and a round that signalled the trap's child would leave the lock.
+    const polite = spawn("bash", ["-c", `trap 'sleep 0.2 && rm -f ${lock}; exit 143' TERM; echo held > ${lock}; sleep 300 & wait`], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
     const stubborn = spawn("bash", ["-c", "trap '' TERM; while true; do sleep 0.05; done"], { env: { ...process.env, [marker.key]: marker.value }, detached: true, stdio: "ignore" });
     started.push(polite, stubborn);
     try {
