@@ -8,6 +8,7 @@ import { captureWorktree, discardWorktree, prepareWorktree } from "../isolation/
 import { preflightLaunch, removeLaunchDirs } from "../launch/index.ts";
 import { ensureWorkerBundle } from "../process/worker-bundle.ts";
 import { reapMarked } from "../reap/index.ts";
+import { ensurePrivateDir } from "../store/index.ts";
 
 /** Time for the harness: epoch milliseconds, and one-shot timers that never keep the process alive. */
 export interface Clock {
@@ -28,8 +29,8 @@ export const SYSTEM_CLOCK: Clock = Object.freeze({
 
 /**
  * The file-system and process operations a teammate's life needs besides its child: the
- * launcher's pre-flight, its worktree (R20), an inline role's file, the worker bundle, the
- * dirs a launch made, and the reaper of what it left running. Each has the signature of the
+ * launcher's pre-flight, its worktree (R20), its session dir (issue 20), an inline role's file,
+ * the worker bundle, the dirs a launch made, and the reaper of what it left running. Each has the signature of the
  * module function it defaults to.
  */
 export interface TeammateFiles {
@@ -37,6 +38,7 @@ export interface TeammateFiles {
   readonly prepareWorktree: typeof prepareWorktree;
   readonly captureWorktree: typeof captureWorktree;
   readonly discardWorktree: typeof discardWorktree;
+  readonly ensurePrivateDir: typeof ensurePrivateDir;
   readonly removeLaunchDirs: typeof removeLaunchDirs;
   readonly persistDefinition: typeof persistDefinition;
   readonly ensureWorkerBundle: typeof ensureWorkerBundle;
@@ -49,6 +51,7 @@ export const TEAMMATE_FILES: TeammateFiles = Object.freeze({
   prepareWorktree,
   captureWorktree,
   discardWorktree,
+  ensurePrivateDir,
   removeLaunchDirs,
   persistDefinition,
   ensureWorkerBundle,

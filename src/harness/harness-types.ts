@@ -4,6 +4,7 @@ import type { RpcUiDialogRequest, UiAnswer } from "../process/index.ts";
 import type { RuntimeLayout } from "../store/index.ts";
 import type { HeartbeatConfig } from "../team/lifecycle-types.ts";
 import type { Member } from "../team/member.ts";
+import type { HandoffContext } from "../team/handoff.ts";
 import type { HeldClaim } from "../team/prompts.ts";
 import type { TeammateStatus } from "../team/routing.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
@@ -132,6 +133,10 @@ export interface SpawnResult {
   handoffFrom?: string;
   /** `mail`: the handoff went to its inbox (the board is open to it), not as a kickoff. */
   handoffAs?: "mail";
+  /** With `handoffFrom`: started from a fork of the predecessor's session file, or from the summary alone and why (issue 20). */
+  handoffContext?: HandoffContext;
+  /** Its session dir, where Pi keeps its transcript (issue 20); absent for a launcher that runs pi elsewhere. */
+  session?: string;
   /** The file an inline definition was written to (`persist`). */
   persisted?: string;
 }

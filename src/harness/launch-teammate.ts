@@ -43,6 +43,7 @@ export function teammateLaunch(o: ResolvedHarnessOptions, m: Member, pre: Launch
     extensions,
     leaderEnv: pre.launcher.kind === "local" ? o.env : { ...process.env, ...o.env },
     ...(pre.sandbox ? { sandbox: pre.sandbox } : {}),
+    ...(plan.session ? { session: plan.session } : {}),
   });
 }
 

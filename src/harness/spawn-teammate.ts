@@ -7,7 +7,9 @@ import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
 import type { LaunchPreflight } from "../launch/index.ts";
 import { messageSizeProblem } from "../mail/limits.ts";
-import { checkHandoff, handoffDelivery, handoffKickoff } from "../team/handoff.ts";
+import { checkHandoff, handoffDelivery, handoffKickoff, type HandoffContext } from "../team/handoff.ts";
+import { launcherKeepsSession } from "../launch/index.ts";
+import { handoffContextFrom, teammateSessionDir } from "./teammate-sessions.ts";
 import { Member } from "../team/member.ts";
 import { checkModel, resolveTeammateModel, type TeammateModelChoice as ModelChoice } from "../team/model-choice.ts";
 import { validateTeammateName } from "../mail/names.ts";
@@ -66,12 +68,16 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   // checks together and overrun the limit or take one name twice.
   d.spawning.push(req.name);
   let discovery: AgentDiscovery;
+  let priorContext: HandoffContext | undefined;
   try {
     // A stopped incarnation of this name, or the handoff predecessor, may still be committing its
     // worktree: wait, so the successor sees its kept branch and no two captures touch one dir.
     const prior = [req.name, req.handoffFrom].map((n) => (n ? team.members.get(n.toLowerCase()) : undefined));
     await Promise.all(prior.map((m) => (m && !m.living ? m.closed : undefined)));
     discovery = await d.discover();
+    // Read here, before the checks below: from them to reserving the name there is no await.
+    const predecessor = prior[1];
+    if (predecessor && !predecessor.living) priorContext = await handoffContextFrom(predecessor.holdings.session);
   } finally {
     d.spawning.splice(d.spawning.indexOf(req.name), 1);
   }
@@ -90,7 +96,12 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   const spawnId = randomUUID();
   const { layout } = o;
   const facts = r.predecessor?.handoffFacts();
-  const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree }) : undefined;
+  const keepsSession = launcherKeepsSession(r.agent.launcher);
+  const handoffContext: HandoffContext | undefined = !facts ? undefined
+    : keepsSession ? priorContext
+    : { mode: "summary", reason: `its launcher ${JSON.stringify(r.agent.launcher)} runs pi elsewhere, where a session file here means nothing` };
+  const fork = handoffContext?.mode === "fork" ? handoffContext.file : undefined;
+  const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree, forked: fork !== undefined }) : undefined;
   // A handoff without an open assignment goes as mail, so the board stays open to the successor.
   const handoffMail = facts && handoffDelivery(facts, req.prompt) === "mail" ? handoff : undefined;
   const kickoff = handoffMail ? undefined : (handoff ?? req.prompt);
@@ -115,6 +126,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   try {
     launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists
     if (launch.sandbox) team.dispatch(m, { type: "acquired", holdings: { launchDirs: [launch.sandbox.dir] } });
+    const session = keepsSession ? teammateSessionDir(o.boardDir, m.name, spawnId) : undefined;
+    if (session) {
+      await o.files.ensurePrivateDir(session);
+      team.dispatch(m, { type: "acquired", holdings: { session } });
+    }
     await prepare(d, m, r);
     await team.writeRoster();
     const workerBundle = await d.workerBundle();
@@ -132,6 +148,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
       project: o.cwd,
       ...(m.worktree ? { worktree: m.worktree.dir } : {}),
       ...(workerBundle ? { workerBundle } : {}),
+      ...(session ? { session: { dir: session, ...(fork ? { fork } : {}) } } : {}),
     });
     const command = teammateLaunch(o, m, launch, plan, r.extensions);
     // Its launch dirs are removed when its close has been handled (the `release` effect).
@@ -196,6 +213,8 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     log: proc.stderrLogPath,
     ...(m.worktree ? { worktree: { dir: m.worktree.dir, branch: m.worktree.branch, base: m.worktree.base } } : {}),
     ...(r.predecessor ? { handoffFrom: r.predecessor.name } : {}),
+    ...(handoffContext ? { handoffContext } : {}),
+    ...(m.holdings.session ? { session: m.holdings.session } : {}),
     ...(m.agent.scope !== "session" && r.inline?.persist ? { persisted: m.agent.source } : {}),
   };
 }

@@ -62,6 +62,8 @@ export interface LaunchPlanInput {
   leaderEnv: Readonly<Record<string, string | undefined>>;
   /** Required for `bwrap`. */
   sandbox?: BwrapSandbox;
+  /** The teammate's session dir (bound read-write into a bwrap box) and the file it forks (read-only). */
+  session?: { dir: string; fork?: string };
 }
 
 /** How to start the teammate: `execa(file, args, { env, extendEnv })`. */
@@ -136,6 +138,9 @@ function planBwrap(input: LaunchPlanInput, env: Record<string, string>): LaunchP
     ...(rw === input.project ? box.protect.flatMap((p) => ["--ro-bind", p, p]) : []),
     ...box.hide.flatMap((h) => ["--tmpfs", h]),
     "--bind", box.dir, box.dir,
+    // Its own session dir inside the hidden board dir, and the predecessor's file it forks.
+    ...(input.session ? ["--bind", input.session.dir, input.session.dir] : []),
+    ...(input.session?.fork ? ["--ro-bind", input.session.fork, input.session.fork] : []),
     // Pi takes lock dirs next to trust.json, settings.json and auth.json (`<file>.lock`), and
     // writes models-store.json and an empty auth.json when missing, all in its agent dir at start.
     // So its agent dir is the private `box.agentDir`, writable, with each entry of the user's agent

@@ -89,3 +89,12 @@ function resolveEngine(kind: "podman" | "docker", settings: LaunchSettings, sett
 export function launcherTransport(launcher: ResolvedLauncher): "files" | "stream" {
   return launcher.kind === "local" ? "files" : "stream";
 }
+
+/**
+ * Whether a teammate under the role's `launcher` value keeps its Pi session file on this machine
+ * (issue 20): `local` and `bwrap` run pi here; a container, ssh or custom launcher runs it where
+ * the team's paths mean nothing, so it runs with `--no-session`. Pure.
+ */
+export function launcherKeepsSession(value: string | undefined): boolean {
+  return value === undefined || value === "local" || value === "bwrap";
+}

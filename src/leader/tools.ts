@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { parseStringList } from "../board/inputs.ts";
 import { normalizeResource } from "../board/resources.ts";
 import { TeamError } from "../errors.ts";
+import { describeHandoffContext } from "../team/handoff.ts";
 import { SendMessageParams } from "../team/send-message-schema.ts";
 import type { BoardWork } from "../boardhost/index.ts";
 import type { LeaderHarness } from "../harness/index.ts";
@@ -106,7 +107,7 @@ export function registerLeaderTools(
       const empty = params.prompt !== undefined && kickoff === undefined ? "; no kickoff (prompt was empty)" : "";
       const start = r.kickoff ? "is working on its kickoff" : `${idleStart(boardWork(r.name))}${empty}`;
       const extras = [
-        r.handoffFrom ? ` It succeeds ${r.handoffFrom} (handoff in its kickoff).` : "",
+        r.handoffFrom ? ` It succeeds ${r.handoffFrom} (handoff in its ${r.handoffAs === "mail" ? "first message" : "kickoff"}; ${describeHandoffContext(r.handoffFrom, r.handoffContext)}).` : "",
         r.worktree ? ` It works in its own worktree ${r.worktree.dir} on branch ${r.worktree.branch}; board resources are still shared.` : "",
         r.persisted ? ` Its role was written to ${r.persisted}.` : r.scope === "session" ? " Its role is a session role (in memory only)." : "",
       ].join("");

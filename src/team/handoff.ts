@@ -68,10 +68,11 @@ export function handoffDelivery(facts: HandoffFacts, prompt: string | undefined)
  * the board open to the successor (`handoffDelivery` "mail") it is told to claim those tasks
  * itself; with a direct assignment, that they stay on the board until the leader reopens it. Pure.
  */
-export function handoffKickoff(facts: HandoffFacts, successor: { prompt?: string; worktree: boolean }): string {
+export function handoffKickoff(facts: HandoffFacts, successor: { prompt?: string; worktree: boolean; forked?: boolean }): string {
   const { prompt } = successor;
   const boardOpen = handoffDelivery(facts, prompt) === "mail";
   const lines = [`You take over from @${facts.name} (agent ${facts.agent}), which has stopped.`];
+  if (successor.forked) lines.push(`The conversation above is @${facts.name}'s, up to its stop: you started from a copy of its session, so what it read, did and was told is yours to use. Your own name and role are in your system prompt.`);
   const assignment = facts.assignment?.trim();
   const state = facts.assignmentOpen ? "unfinished" : "finished: it sent its terminal report";
   lines.push("", assignment ? `Its latest assignment (${state}):` : "Its latest assignment:", assignment ? indent(assignment) : "  (none: it worked only on board tasks or was idle)");
@@ -106,4 +107,34 @@ function indent(text: string, pad = "  "): string {
 
 function cut(text: string): string {
   return text.length <= HANDOFF_REPORT_CHARS ? text : `${text.slice(0, HANDOFF_REPORT_CHARS)}… (cut)`;
+}
+
+/**
+ * Above this many tokens in the predecessor's context at its stop, its successor does not start
+ * from a fork of its session (issue 20): half of a 200k-token window, the common size, so a
+ * successor would start most of the way to its own compaction. It gets today's summary handoff.
+ */
+export const HANDOFF_FORK_MAX_TOKENS = 100_000;
+
+/** How a successor starts: from a fork of the predecessor's session file, or from the summary alone. */
+export type HandoffContext = { mode: "fork"; file: string } | { mode: "summary"; reason: string };
+
+/**
+ * Chooses the successor's start (issue 20, seed: "respawning a context-carrying successor"): a
+ * fork of `file` when the predecessor has a session file and its last known context (`tokens`, the
+ * last assistant message's total) is at most HANDOFF_FORK_MAX_TOKENS; otherwise the summary handoff,
+ * with the reason the spawn result gives. `missing` says why there is no file. Pure.
+ */
+export function chooseHandoffContext(input: { file?: string; missing?: string; tokens?: number }): HandoffContext {
+  if (input.file === undefined) return { mode: "summary", reason: input.missing ?? "it has no session file" };
+  if (input.tokens !== undefined && input.tokens > HANDOFF_FORK_MAX_TOKENS) {
+    return { mode: "summary", reason: `its context held ${input.tokens} tokens at its stop, above the ${HANDOFF_FORK_MAX_TOKENS} a successor starts from` };
+  }
+  return { mode: "fork", file: input.file };
+}
+
+/** How the spawn result names a successor's start, e.g. "its context is a fork of ann's session". Pure. */
+export function describeHandoffContext(from: string, context: HandoffContext | undefined): string {
+  if (context?.mode === "fork") return `its context is a fork of ${from}'s session, so it holds everything ${from} saw`;
+  return `it starts from the summary alone: ${context?.reason ?? "no session to fork"}`;
 }

@@ -14,6 +14,7 @@ export function initialHoldings(assignment?: string): Holdings {
     launchDirs: [],
     proc: undefined,
     transport: "files",
+    session: undefined,
     persisted: undefined,
     kept: undefined,
     leftAt: undefined,

@@ -117,6 +117,11 @@ export interface Holdings {
    * or `stream` (on its own RPC pipe, which is its identity: a launcher that shares no files).
    */
   readonly transport: Transport;
+  /**
+   * Its session dir (issue 20), where Pi keeps its transcript: `undefined` when it runs without
+   * one (a launcher that runs pi elsewhere). Kept after the stop, with the board; never removed.
+   */
+  readonly session: string | undefined;
   /** An inline role written to a file for it (`persist`): the file and its scope. */
   readonly persisted: { readonly scope: "project" | "project-local"; readonly source: string } | undefined;
   /** The branch its worktree work was kept on after it stopped (R20, L23), for a successor. */
@@ -136,7 +141,7 @@ export interface Holdings {
 }
 
 /** What a resource event registers (see `acquired`). */
-export type Acquired = Partial<Pick<Holdings, "worktree" | "launchDirs" | "proc" | "transport" | "persisted">>;
+export type Acquired = Partial<Pick<Holdings, "worktree" | "launchDirs" | "proc" | "transport" | "session" | "persisted">>;
 
 /** How a child's process ended. */
 export interface ExitInfo {

@@ -17,6 +17,8 @@ export interface SpawnPlan {
   tools: string[];
   /** The model the child is pinned to, or undefined for Pi's own default. */
   model: ModelRef | undefined;
+  /** Its session dir and the file it forks, as given (the launch binds them into a bwrap box). */
+  session?: { dir: string; fork?: string };
 }
 
 /** Inputs of `planSpawn`. */
@@ -42,10 +44,16 @@ export interface SpawnPlanInput {
   project: string;
   /** The fresh worker bundle the child loads instead of the sources (ENV.workerBundle). */
   workerBundle?: string;
+  /**
+   * Its own session (issue 20): Pi keeps its transcript in `dir` (`--session-dir`), started from a
+   * copy of the `fork` session file when given (`--fork`). Without it: `--no-session`.
+   */
+  session?: { dir: string; fork?: string };
 }
 
 /**
- * Builds the child command line (R13, R19): `--mode rpc --no-session --no-extensions -e
+ * Builds the child command line (R13, R19): `--mode rpc`, its session (`--session-dir <dir>`, plus
+ * `--fork <file>` for a context-carrying successor; `--no-session` without one), `--no-extensions -e
  * <package>`, then `-e <path>` for each of the role's `extensions` in field order, `--tools <grant>` plus the trust flag the leader decided (`-a` / `-na`: a teammate
  * never has more trust than its leader), `--provider/--model` when a model was resolved and
  * `--thinking` when `inherit` carried the leader's level. No model flag means Pi's default.
@@ -54,7 +62,7 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
   const { model, thinking } = input.model;
   const args = [
     "--mode", "rpc",
-    "--no-session",
+    ...sessionArgs(input.session),
     "--no-extensions",
     "-e", input.packageDir,
     ...(input.extensions ?? []).flatMap((path) => ["-e", path]),
@@ -75,5 +83,10 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
   };
   if (input.worktree) env[ENV.worktree] = input.worktree;
   if (input.workerBundle) env[ENV.workerBundle] = input.workerBundle;
-  return { args, env, tools: input.tools, model };
+  return { args, env, tools: input.tools, model, ...(input.session ? { session: input.session } : {}) };
+}
+
+function sessionArgs(session: SpawnPlanInput["session"]): string[] {
+  if (!session) return ["--no-session"];
+  return ["--session-dir", session.dir, ...(session.fork ? ["--fork", session.fork] : [])];
 }

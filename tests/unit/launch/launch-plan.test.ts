@@ -80,6 +80,18 @@ describe("planLaunch", () => {
     expect(args).toContain("--bind /proj /proj --ro-bind /proj/.git /proj/.git --ro-bind /proj/.pi /proj/.pi");
   });
 
+  it("bwrap: the teammate's own session dir is bound read-write inside the hidden board dir, the file it forks read-only (issue 20)", () => {
+    const sandbox = { dir: "/t/b", tmp: "/t/b/tmp", agentDir: "/t/b/agent", realAgentDir: "/home/u/.pi/agent", agentEntries: [], protect: [], hide: [] };
+    const dir = "/home/u/.pi/agent/tasks/k/sessions/boxy-2";
+    const fork = "/home/u/.pi/agent/tasks/k/sessions/ann-1/t_1.jsonl";
+    const args = planLaunch(input("bwrap", {}, { sandbox, session: { dir, fork } })).args;
+    const hidden = args.indexOf("/home/u/.pi/agent/tasks/k");
+    expect(args[hidden - 1]).toBe("--tmpfs");
+    expect(args.join(" ")).toContain(`--bind ${dir} ${dir} --ro-bind ${fork} ${fork}`);
+    expect(args.indexOf(dir)).toBeGreaterThan(hidden);
+    expect(args.join(" ")).not.toContain("sessions/ann-1 ");
+  });
+
   it("bwrap without its sandbox dir is a caller bug", () => {
     expect(() => planLaunch(input("bwrap"))).toThrow(/needs the sandbox dir/);
   });

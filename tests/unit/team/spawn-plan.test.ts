@@ -69,4 +69,15 @@ describe("planSpawn", () => {
     expect(shared[ENV.worktree]).toBeUndefined();
     expect(planSpawn({ ...base, worktree: "/wt/alice-01234567" }).env[ENV.worktree]).toBe("/wt/alice-01234567");
   });
+
+  it("keeps the teammate's transcript in its own session dir, forked from a predecessor's file when given (issue 20)", () => {
+    expect(planSpawn(base).args).toContain("--no-session");
+    const own = planSpawn({ ...base, session: { dir: "/agent/tasks/k/sessions/ann-1" } }).args;
+    expect(flag(own, "--session-dir")).toBe("/agent/tasks/k/sessions/ann-1");
+    expect(own).not.toContain("--no-session");
+    expect(own).not.toContain("--fork");
+    const fork = planSpawn({ ...base, session: { dir: "/s/ben-2", fork: "/s/ann-1/x_y.jsonl" } }).args;
+    expect(flag(fork, "--fork")).toBe("/s/ann-1/x_y.jsonl");
+    expect(flag(fork, "--session-dir")).toBe("/s/ben-2");
+  });
 });

@@ -1,0 +1,96 @@
+/**
+ * Each teammate incarnation's Pi session file (issue 20): its transcript, kept beside the board
+ * under the session key, `<board dir>/sessions/<name>-<spawn id>/`, with the board's lifetime
+ * (kept after the session, never deleted by the team). One directory per incarnation, so a bwrap
+ * box binds its own and no other. Pi names the file in it (`<timestamp>_<session id>.jsonl`).
+ *
+ * The teammate can write its session file as it likes: what the leader reads of one (for a
+ * successor's fork) is checked, bounded, and never blocks (a FIFO or symlink is refused).
+ */
+import { constants } from "node:fs";
+import { lstat, open, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { Type } from "typebox";
+import { chooseHandoffContext, type HandoffContext } from "../team/handoff.ts";
+import { checkValue } from "../store/index.ts";
+import { errorText } from "../error-text.ts";
+
+/** Bytes read from the end of a session file to find its last assistant message's usage. */
+const TAIL_BYTES = 256 * 1024;
+
+/** The directory of one incarnation's session: `<board dir>/sessions/<name>-<spawn id>`. */
+export function teammateSessionDir(boardDir: string, name: string, spawnId: string): string {
+  return join(boardDir, "sessions", `${name}-${spawnId}`);
+}
+
+/**
+ * The session file Pi wrote in `dir`: its one regular `.jsonl` file (a symlink or FIFO there is
+ * not one). Undefined when there is none yet: Pi writes the file at the first message of a
+ * conversation, so a teammate never woken has none. Never throws.
+ */
+export async function sessionFileIn(dir: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
+  } catch {
+    return undefined;
+  }
+  for (const name of names.reverse()) {
+    const path = join(dir, name);
+    const stat = await lstat(path).catch(() => undefined);
+    if (stat?.isFile()) return path;
+  }
+  return undefined;
+}
+
+const AssistantUsage = Type.Object({
+  type: Type.Literal("message"),
+  message: Type.Object({ role: Type.Literal("assistant"), usage: Type.Object({ totalTokens: Type.Number({ minimum: 0 }) }) }),
+});
+
+/**
+ * The tokens in the context at the last assistant message of the session file at `file` (its
+ * `usage.totalTokens`), read from the last TAIL_BYTES (256 KiB); undefined when that tail holds
+ * none. Lines that are not JSON or not of that shape are skipped.
+ * @throws Error when the file cannot be opened as a regular file (missing, a symlink, a FIFO).
+ */
+export async function lastContextTokens(file: string): Promise<number | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+    const length = Math.min(stat.size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    await handle.read(buffer, 0, length, stat.size - length);
+    const lines = buffer.toString("utf8").split("\n").reverse();
+    for (const line of lines) {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const checked = checkValue(AssistantUsage, value);
+      if (checked.ok) return checked.value.message.usage.totalTokens;
+    }
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * How the successor of the incarnation whose session lived in `dir` starts (`chooseHandoffContext`):
+ * `dir` undefined means the predecessor had no session (a launcher that runs pi elsewhere). Never throws.
+ */
+export async function handoffContextFrom(dir: string | undefined): Promise<HandoffContext> {
+  if (dir === undefined) return chooseHandoffContext({ missing: "it ran without a session file here (its launcher runs pi elsewhere)" });
+  const file = await sessionFileIn(dir);
+  if (file === undefined) return chooseHandoffContext({ missing: "its session has no conversation yet" });
+  try {
+    const tokens = await lastContextTokens(file);
+    return chooseHandoffContext({ file, ...(tokens !== undefined ? { tokens } : {}) });
+  } catch (error) {
+    return chooseHandoffContext({ missing: `its session file could not be read (${errorText(error)})` });
+  }
+}
