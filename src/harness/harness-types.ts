@@ -113,6 +113,11 @@ export interface SpawnRequest {
   handoffFrom?: string;
   /** An inline role (R8, R9): an object or its JSON string; see src/agents/session-roles.ts. */
   definition?: unknown;
+  /**
+   * Brings back a teammate of a resumed session (issue 20): it starts idle from a copy of the
+   * session file in `session` (its context), a worktree teammate on `branch` when it still exists.
+   */
+  restore?: { session?: string; branch?: { name: string; base: string } };
 }
 
 /** Result of a successful spawn. */
@@ -137,6 +142,8 @@ export interface SpawnResult {
   handoffContext?: HandoffContext;
   /** Its session dir, where Pi keeps its transcript (issue 20); absent for a launcher that runs pi elsewhere. */
   session?: string;
+  /** With `restore`: `context` when it started from its session file, `fresh` when it had none. */
+  restored?: "context" | "fresh";
   /** The file an inline definition was written to (`persist`). */
   persisted?: string;
 }

@@ -1,22 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { checkExtensions } from "../agents/extensions.ts";
-import { checkToolGrant, PI_BUILTIN_TOOLS } from "../agents/known-tools.ts";
-import { prepareInlineRole, type SessionRoles } from "../agents/session-roles.ts";
-import { resolveAgent, type AgentDefinition, type AgentDiscovery } from "../agents/index.ts";
+import type { SessionRoles } from "../agents/session-roles.ts";
+import type { AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
-import type { LaunchPreflight } from "../launch/index.ts";
+import { launcherKeepsSession, type LaunchPreflight } from "../launch/index.ts";
 import { messageSizeProblem } from "../mail/limits.ts";
-import { checkHandoff, handoffDelivery, handoffKickoff, type HandoffContext } from "../team/handoff.ts";
-import { launcherKeepsSession } from "../launch/index.ts";
-import { handoffContextFrom, teammateSessionDir } from "./teammate-sessions.ts";
+import { handoffDelivery, handoffKickoff, type HandoffContext } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
-import { checkModel, resolveTeammateModel, type TeammateModelChoice as ModelChoice } from "../team/model-choice.ts";
 import { validateTeammateName } from "../mail/names.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { TeamDriver } from "./team-driver.ts";
 import { launchFailure, preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
+import { describeModel, resolveSpawn, type Resolved } from "./spawn-resolve.ts";
+import { handoffContextFrom, sessionFileIn, teammateSessionDir } from "./teammate-sessions.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
@@ -32,18 +29,6 @@ export interface SpawnDeps {
   watchExit(m: Member): void;
   /** The fresh worker bundle the child loads (src/process/worker-bundle.ts); undefined: the sources. */
   workerBundle(): Promise<string | undefined>;
-}
-
-/** The role, grant, model and kickoff a spawn request resolved to, before anything exists. */
-interface Resolved {
-  agent: AgentDefinition;
-  /** Set for an inline definition: register it (session role) or write it (persist). */
-  inline?: { markdown: string; persist?: "project" | "project-local" };
-  tools: string[];
-  /** The role's extensions, absolute paths that exist, loaded with `-e` after the package. */
-  extensions: string[];
-  choice: ModelChoice;
-  predecessor?: Member;
 }
 
 /**
@@ -69,6 +54,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   d.spawning.push(req.name);
   let discovery: AgentDiscovery;
   let priorContext: HandoffContext | undefined;
+  let restoreFile: string | undefined;
   try {
     // A stopped incarnation of this name, or the handoff predecessor, may still be committing its
     // worktree: wait, so the successor sees its kept branch and no two captures touch one dir.
@@ -78,6 +64,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     // Read here, before the checks below: from them to reserving the name there is no await.
     const predecessor = prior[1];
     if (predecessor && !predecessor.living) priorContext = await handoffContextFrom(predecessor.holdings.session);
+    if (req.restore?.session) restoreFile = await sessionFileIn(req.restore.session);
   } finally {
     d.spawning.splice(d.spawning.indexOf(req.name), 1);
   }
@@ -92,7 +79,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
       `teammate_spawn: ${livingNames.length} teammates are alive (${livingNames.join(", ")}); at most ${MAX_LIVING_TEAMMATES} may live at once. Shut one down with teammate_shutdown first.`,
     );
   }
-  const r = resolve(d, discovery, req);
+  const r = resolveSpawn({ o: d.o, members: team.members, roles: d.roles }, discovery, req);
   const spawnId = randomUUID();
   const { layout } = o;
   const facts = r.predecessor?.handoffFacts();
@@ -100,7 +87,9 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   const handoffContext: HandoffContext | undefined = !facts ? undefined
     : keepsSession ? priorContext
     : { mode: "summary", reason: `its launcher ${JSON.stringify(r.agent.launcher)} runs pi elsewhere, where a session file here means nothing` };
-  const fork = handoffContext?.mode === "fork" ? handoffContext.file : undefined;
+  // A restored teammate starts from a copy of its own session file: its context back, in a new
+  // file whose header names its new cwd (a resumed worktree teammate has a new worktree dir).
+  const fork = !keepsSession ? undefined : req.restore ? restoreFile : handoffContext?.mode === "fork" ? handoffContext.file : undefined;
   const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree, forked: fork !== undefined }) : undefined;
   // A handoff without an open assignment goes as mail, so the board stays open to the successor.
   const handoffMail = facts && handoffDelivery(facts, req.prompt) === "mail" ? handoff : undefined;
@@ -131,7 +120,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
       await o.files.ensurePrivateDir(session);
       team.dispatch(m, { type: "acquired", holdings: { session } });
     }
-    await prepare(d, m, r);
+    await prepare(d, m, r, r.predecessor?.kept ?? req.restore?.branch);
     await team.writeRoster();
     const workerBundle = await d.workerBundle();
     const plan = planSpawn({
@@ -215,47 +204,9 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     ...(r.predecessor ? { handoffFrom: r.predecessor.name } : {}),
     ...(handoffContext ? { handoffContext } : {}),
     ...(m.holdings.session ? { session: m.holdings.session } : {}),
+    ...(req.restore ? { restored: restoreFile ? "context" as const : "fresh" as const } : {}),
     ...(m.agent.scope !== "session" && r.inline?.persist ? { persisted: m.agent.source } : {}),
   };
-}
-
-/** The synchronous checks: role, handoff, grant, model. @throws TeamError `invalid_input`. */
-function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Resolved {
-  const fail = (message: string): never => {
-    throw new TeamError("invalid_input", `teammate_spawn: ${message}`);
-  };
-  let agent: AgentDefinition;
-  let inline: Resolved["inline"];
-  if (req.definition !== undefined) {
-    const parsed = prepareInlineRole({ discovery, name: req.agent, definition: req.definition, projectTrusted: d.o.trusted(), cwd: d.o.cwd });
-    if (!parsed.ok) return fail(parsed.message);
-    agent = parsed.definition;
-    inline = { markdown: parsed.markdown, ...(parsed.persist ? { persist: parsed.persist } : {}) };
-  } else {
-    const found = resolveAgent(discovery, req.agent);
-    if (!found.ok) {
-      return fail(`${found.message} To spawn a role no file defines, pass \`definition\` (see references/agent-roles.md).`);
-    }
-    agent = found.agent;
-  }
-  let predecessor: Member | undefined;
-  if (req.handoffFrom !== undefined) {
-    const members = [...d.team.members.values()];
-    const check = checkHandoff(req.handoffFrom, members);
-    if (!check.ok) return fail(check.message);
-    predecessor = d.team.members.get(req.handoffFrom.toLowerCase());
-  }
-  const extensions = checkExtensions(agent);
-  if (!extensions.ok) return fail(extensions.message);
-  const grant = checkToolGrant(agent.tools, PI_BUILTIN_TOOLS, { extensionTools: extensions.paths.length > 0 });
-  if (!grant.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${grant.message}`);
-  const choice = resolveTeammateModel({ role: agent.model, leader: d.o.leaderModel(), leaderThinking: d.o.leaderThinking(), teamDefault: d.o.teamModel() });
-  const known = d.o.knownModels();
-  if (choice.source === "pin" && choice.model && known) {
-    const model = checkModel(choice.model, known);
-    if (!model.ok) return fail(`agent ${JSON.stringify(agent.name)} (${agent.source}): ${model.message}`);
-  }
-  return { agent, ...(inline ? { inline } : {}), tools: grant.tools, extensions: extensions.paths, choice, ...(predecessor ? { predecessor } : {}) };
 }
 
 /**
@@ -264,10 +215,9 @@ function resolve(d: SpawnDeps, discovery: AgentDiscovery, req: SpawnRequest): Re
  * definition file behind; each is recorded in `m`'s state as it exists, so a failed write's
  * `spawn_failed` removes the new worktree and its empty branch.
  */
-async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
+async function prepare(d: SpawnDeps, m: Member, r: Resolved, kept: { name: string; base: string } | undefined): Promise<void> {
   if (r.agent.worktree) {
     await d.o.board.worktreesReady?.(); // the session-start reclaim must not race this prepare
-    const kept = r.predecessor?.kept;
     const { worktree, reclaimed } = await d.o.files.prepareWorktree({
       repoCwd: d.o.cwd,
       worktreesRoot: d.o.worktreesRoot,
@@ -290,11 +240,4 @@ async function prepare(d: SpawnDeps, m: Member, r: Resolved): Promise<void> {
   } else if (r.inline) {
     d.roles.register(r.agent);
   }
-}
-
-/** `provider/id` and where it came from, for the spawn result and the roster. */
-export function describeModel(choice: ModelChoice): string {
-  const name = choice.model ? `${choice.model.provider}/${choice.model.id}` : "Pi default";
-  const thinking = choice.thinking ? `, thinking ${choice.thinking}` : "";
-  return `${name} (${choice.source}${thinking})`;
 }

@@ -2,7 +2,7 @@
  * Teammate isolation: git worktrees per spawn, captured onto kept branches (R20, L23, W14).
  * Reference: references/worktrees.md.
  */
-export { discardWorktree, prepareWorktree } from "./worktree.ts";
+export { discardWorktree, localBranchExists, prepareWorktree } from "./worktree.ts";
 export { captureWorktree } from "./worktree-capture.ts";
 export { WorktreeLocks, type LockOptions } from "./worktree-locks.ts";
 export { reclaimWorktrees } from "./worktree-reclaim.ts";

@@ -216,3 +216,12 @@ function refusal(what: string, cwd: string): TeamError {
       `one commit (e.g. run \`git -C ${cwd} init\` and commit), or use a role without worktree: true.`,
   );
 }
+
+/**
+ * Whether `branch` is a local branch of the repository at `repoCwd` (issue 20: a restored worktree
+ * teammate starts on its kept branch only if the exit capture kept it). False when git cannot tell.
+ */
+export async function localBranchExists(repoCwd: string, branch: string): Promise<boolean> {
+  const tip = await gitIn(repoCwd).probe(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}^{commit}`]);
+  return tip.ok;
+}

@@ -12,6 +12,8 @@ import { agentDir } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, endStopText, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
+import { lastTeamRecord, sessionTeamRecordPort } from "./team-record.ts";
+import { restoredLeaderText, restoredUserText, restoreEnabled, TEAMMATES_RESTORED_EVENT, type RestoreOutcome } from "./team-restore.ts";
 import { registerLeaderTools } from "./tools.ts";
 import { registerTeamCommands } from "./commands.ts";
 import { FinishLine } from "./finish-line.ts";
@@ -74,8 +76,12 @@ export function registerLeader(pi: ExtensionAPI): void {
     const old = session;
     session = undefined;
     await old?.close();
+    // The team living when this session last ended comes back (issue 20); not into a /new or /fork.
+    const teamRecord = sessionTeamRecordPort(pi, ctx);
+    const last = restoreEnabled(process.env) && event.reason !== "new" && event.reason !== "fork" ? lastTeamRecord(teamRecord.entries()) : {};
+    const restoring = (last.record?.teammates.length ?? 0) > 0;
     // The instance before this one (a /reload, /new, /resume or /fork) says whom it stopped.
-    announceStopNotice(pi, ctx, await takeStopNotice(agentDir(process.env), event.reason), HARNESS_EVENT_MESSAGE);
+    announceStopNotice(pi, ctx, await takeStopNotice(agentDir(process.env), event.reason), HARNESS_EVENT_MESSAGE, restoring);
     const s = new TeamSession({
       sessionFile: ctx.sessionManager.getSessionFile(),
       cwd: ctx.cwd,
@@ -90,6 +96,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       onLifeline: (teammate, text, ok) => finishLine.lifeline(teammate, { text, ok }),
       onFailedSubmission: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text, ok: false }),
       boardTrail: sessionTrailPort(pi, ctx),
+      teamRecord,
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");
@@ -104,6 +111,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     session = s;
     announceBoardCheck(pi, ctx, s.board.flag, HARNESS_EVENT_MESSAGE); // a board.json the leader did not write
     installWidget(ctx, s);
+    if (last.problem) ctx.ui.notify(`pi-resident-teams: ${last.problem}`, "warning");
+    if (restoring) void s.restore(last.record!).then((outcome) => announceRestore(pi, ctx, outcome, event.reason === "reload" ? "The extension was reloaded (/reload)" : "This session was resumed"));
     const discovery = await s.discover();
     const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);
@@ -158,6 +167,18 @@ export function registerLeader(pi: ExtensionAPI): void {
     const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
     return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)", rolesReference: agentRolesReferencePath(PACKAGE_DIR) })}` };
   });
+}
+
+/** Tells the user and the leader's next turn (no turn is started) who came back. Never throws. */
+function announceRestore(pi: ExtensionAPI, ctx: ExtensionContext, outcome: RestoreOutcome, why: string): void {
+  try {
+    const user = restoredUserText(outcome);
+    if (user) ctx.ui.notify(user, outcome.failed.length > 0 ? "warning" : "info");
+    const text = restoredLeaderText(outcome, why);
+    if (text) pi.sendMessage({ customType: HARNESS_EVENT_MESSAGE, content: text, display: true, details: { type: TEAMMATES_RESTORED_EVENT, teammates: outcome.back.map((r) => r.name) } }, { deliverAs: "nextTurn" });
+  } catch {
+    // A failed notification must not break the session.
+  }
 }
 
 /**

@@ -136,14 +136,20 @@ export function stopNoticeLeaderText(n: StopNotice): string | undefined {
 
 /**
  * Tells the user (warning notification) and, after a reload, the leader's next turn
- * (`deliverAs: "nextTurn"`: no turn is started, the message rides with the next prompt).
+ * (`deliverAs: "nextTurn"`: no turn is started, the message rides with the next prompt). With
+ * `restoring` a reload only tells the user that the team is coming back.
  * Never throws.
  */
-export function announceStopNotice(pi: ExtensionAPI, ctx: ExtensionContext, taken: { notice?: StopNotice; problem?: string }, customType: string): void {
+export function announceStopNotice(pi: ExtensionAPI, ctx: ExtensionContext, taken: { notice?: StopNotice; problem?: string }, customType: string, restoring = false): void {
   try {
     if (taken.problem) ctx.ui.notify(`pi-resident-teams: ${taken.problem}`, "warning");
     const n = taken.notice;
     if (!n) return;
+    // A reload that brings the team back: the restore's own message names who came back (issue 20).
+    if (restoring && n.reason === "reload") {
+      ctx.ui.notify(`pi-resident-teams: ${stopSentence(n)}; restoring them with their context.`, "info");
+      return;
+    }
     ctx.ui.notify(stopNoticeUserText(n), "warning");
     const text = stopNoticeLeaderText(n);
     if (text) {

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { resolveNoticePace, workerBoardView } from "../board/index.ts";
-import { WorktreeLocks } from "../isolation/index.ts";
+import { localBranchExists, WorktreeLocks } from "../isolation/index.ts";
+import { TeamRecorder, type TeamRecord, type TeamRecordPort } from "./team-record.ts";
+import { restoreTeam, type RestoreOutcome } from "./team-restore.ts";
 import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
 import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../mail/identity.ts";
@@ -13,24 +15,16 @@ import { resolveLoopCalls } from "../team/model-call-rate.ts";
 import { resolvePeerPairCap } from "../team/peer-pairs.ts";
 import { formatModelRef, TeamModelSetting } from "../team/model-choice.ts";
 import type { ModelRef } from "../team/spawn-plan.ts";
-import { BoardCallWatch } from "../boardhost/index.ts";
-import { BoardHost } from "../boardhost/index.ts";
-import type { BoardTrailPort } from "../boardhost/index.ts";
-import { boardMate, heldTasks, holdingsOf, openClaimOf, working } from "../boardhost/index.ts";
+import { BoardCallWatch, BoardHost, boardMate, heldTasks, holdingsOf, openClaimOf, working, type BoardTrailPort } from "../boardhost/index.ts";
 import { DialogRelay } from "./dialog-relay.ts";
 import { resolveDialogTimeout } from "./dialog-text.ts";
-import { LeaderHarness } from "../harness/index.ts";
+import { LeaderHarness, reclaimLeftoverWorktrees, worktreeKeptText } from "../harness/index.ts";
 import type { LeaderDelivery } from "../team/leader-delivery.ts";
-import { feedSubmission, feedSignals, fetchStats } from "../feed/index.ts";
-import { NoteLog } from "../feed/index.ts";
-import { TaskCosts } from "../feed/index.ts";
-import { TeamFeed } from "../feed/index.ts";
+import { feedSubmission, feedSignals, fetchStats, NoteLog, TaskCosts, TeamFeed } from "../feed/index.ts";
 import type { AgentDiscovery } from "../agents/index.ts";
 import { buildSnapshot, teammateRow } from "../ui/snapshot.ts";
 import type { ConsoleSnapshot, TeammateRow } from "../ui/console-model.ts";
 import { startSweep } from "./session-boundary.ts";
-import { reclaimLeftoverWorktrees } from "../harness/index.ts";
-import { worktreeKeptText } from "../harness/index.ts";
 
 /** What a session's team needs from the Pi session that runs it. */
 export interface TeamSessionOptions {
@@ -52,6 +46,8 @@ export interface TeamSessionOptions {
   onFailedSubmission?: (teammate: string, text: string) => void;
   /** The leader's record of its board.json writes in its Pi session (src/boardhost/board-trail.ts). */
   boardTrail?: BoardTrailPort;
+  /** The leader's record of its living team in its Pi session (src/leader/team-record.ts). */
+  teamRecord?: TeamRecordPort;
 }
 
 /**
@@ -89,6 +85,11 @@ export class TeamSession {
   readonly #key: string;
   /** Shared by every capture of this session's worktrees: exit captures, spawns, the start-up reclaim. */
   readonly #worktreeLocks = new WorktreeLocks();
+  /** Records the living team in the leader's session; paused while a restore runs. */
+  readonly #recorder: TeamRecorder | undefined;
+  #restoring = false;
+  readonly #boardDir: string;
+  readonly #cwd: string;
   /** Rescans the board's intent folders while a teammate's board call is open (src/boardhost/board-calls.ts). */
   readonly #boardCalls = new BoardCallWatch(() => this.board.rescanIntents());
 
@@ -98,6 +99,9 @@ export class TeamSession {
     this.#agentDir = dir;
     this.#key = key;
     const boardPaths = boardLayout(dir, key);
+    this.#boardDir = boardPaths.root;
+    this.#cwd = o.cwd;
+    this.#recorder = o.teamRecord ? new TeamRecorder(o.teamRecord) : undefined;
     const layout = runtimeLayout(dir, key);
     const piCli = resolvePiCli();
     this.notes = new NoteLog({ file: join(layout.logDir, "harness.log") });
@@ -178,6 +182,12 @@ export class TeamSession {
     bus.on("note", ({ note: n }) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`));
     bus.on("board_changed", () => this.costs.observe(this.board.board, (id) => this.feed.get(id)));
     bus.on("reviewer_usage", ({ taskId, usage }) => this.costs.reviewer(taskId, usage));
+    // The team as living now, while the session is open: the stops at its end are not recorded.
+    const record = (): void => {
+      if (!this.closed && !this.#restoring) this.#recorder?.observe(this.harness.members(), note);
+    };
+    bus.on("activity", record);
+    bus.on("spawn_ended", record);
     bus.on("submitted", ({ holder, submission }) => {
       const line = feedSubmission(this.feed, holder.name, submission);
       if (line) o.onFailedSubmission?.(holder.name, line);
@@ -213,6 +223,25 @@ export class TeamSession {
         for (const cap of kept) this.harness.event("worktree_kept", "harness", worktreeKeptText(subject(cap.name), cap));
       })
       .catch((error: unknown) => note(`worktree reclaim failed: ${String(error)}`));
+  }
+
+  /**
+   * Spawns the teammates of `record` again (src/leader/team-restore.ts). The living team is not
+   * recorded meanwhile (a leader killed halfway must find the whole team next time); it is after.
+   * Never rejects.
+   */
+  async restore(record: TeamRecord): Promise<RestoreOutcome> {
+    this.#restoring = true;
+    try {
+      return await restoreTeam(record, {
+        spawn: (req) => this.harness.spawn(req),
+        branchExists: (branch) => localBranchExists(this.#cwd, branch),
+        boardDir: this.#boardDir,
+      });
+    } finally {
+      this.#restoring = false;
+      if (!this.closed) this.#recorder?.observe(this.harness.members(), (text) => this.notes.add(text));
+    }
   }
 
   /** Discovers the roles now (files and session roles) and keeps the result for the console. Never rejects. */

@@ -43,6 +43,8 @@ async function killedSession(): Promise<{ t: BoardTeam; sessionFile: string; ses
   const t = (team = await startBoardTeam({
     agents: AGENTS,
     args: (env) => ["--session-dir", (sessions = join(env.root, "sessions"))],
+    // About the board: the teammates are not restored (issue 20), so no claim follows the resume.
+    extraEnv: { PI_TEAMMATE_RESTORE: "off" },
     scripts: {
       leader: leaderCommands({
         SPAWN: [spawnIdle("alice"), spawnIdle("w2")],

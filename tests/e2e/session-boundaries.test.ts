@@ -119,10 +119,11 @@ describe("/fork", () => {
 });
 
 describe("resume", () => {
-  it("switching back to a session file reuses its board; the claim of the stopped teammate is pending again", async () => {
+  it("switching back to a session file reuses its board; the claim of the stopped teammate is pending again (restoring off)", async () => {
     team = await startBoardTeam({
       agents: AGENTS,
       args: (env) => ["--session-dir", join(env.root, "sessions")],
+      extraEnv: { PI_TEAMMATE_RESTORE: "off" },
       scripts: {
         leader: leaderCommands({
           SPAWN: [spawnIdle("alice")],
@@ -158,11 +159,12 @@ describe("resume", () => {
   });
 });
 
-describe("/reload", () => {
+describe("/reload with restoring off (PI_TEAMMATE_RESTORE=off)", () => {
   it("stops every teammate, tells the user and the leader's next turn, and the reloaded team works", async () => {
     team = await startBoardTeam({
       agents: AGENTS,
       args: () => ["--no-session", "-e", RELOAD_EXTENSION],
+      extraEnv: { PI_TEAMMATE_RESTORE: "off" },
       scripts: { leader: leaderCommands({ SPAWN: [spawnIdle("alice"), spawnIdle("bob")], AGAIN: [spawnIdle("alice")] }) },
     });
     const { env, model } = team;
