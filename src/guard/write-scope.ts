@@ -32,6 +32,8 @@ export interface WriteScopeInput {
   readonly runtimeDir: PathForms;
   /** The team's board dir (me.boardDir). */
   readonly boardDir: PathForms;
+  /** The team notebook inside it (me.notebook, issue 20): every teammate writes there. */
+  readonly notebook?: PathForms;
   /** Set for a worktree teammate whose leader named the shared project. */
   readonly worktree?: {
     /** Its own worktree dir (me.worktree). */
@@ -66,7 +68,7 @@ function inside(paths: readonly string[], dir: PathForms): boolean {
 
 /**
  * Decides one `edit`/`write`: blocked (`team_state`) when the target is in the runtime dir or the
- * board dir; for a worktree teammate, blocked (`shared_tree`) when some form of the target is in
+ * board dir, except the team notebook in it (every form of the target under the notebook); for a worktree teammate, blocked (`shared_tree`) when some form of the target is in
  * the shared project but not in its own worktree (so a symlink in the worktree that points into
  * the shared tree is caught too). Everything else passes, e.g. /tmp. Never throws.
  */
@@ -82,7 +84,10 @@ export function checkWriteScope(input: WriteScopeInput): ScopeVerdict {
         `Do not work around this with bash or another tool.`,
     };
   }
-  if (inside(paths, input.boardDir)) {
+  // Into the notebook only when every form of the target is: a symlink there into board.json is not.
+  const notebook = input.notebook;
+  const stateForms = notebook ? paths.filter((p) => !notebook.some((d) => relativeWithin(d, p) !== undefined)) : paths;
+  if (inside(stateForms, input.boardDir)) {
     return {
       ok: false,
       reason: "team_state",

@@ -116,8 +116,9 @@ export interface SpawnRequest {
   /**
    * Brings back a teammate of a resumed session (issue 20): it starts idle from a copy of the
    * session file in `session` (its context), a worktree teammate on `branch` when it still exists.
+   * `boxed`: it ran in a bwrap box, so only a bwrap role starts from that file.
    */
-  restore?: { session?: string; branch?: { name: string; base: string } };
+  restore?: { session?: string; branch?: { name: string; base: string }; boxed?: boolean };
 }
 
 /** Result of a successful spawn. */

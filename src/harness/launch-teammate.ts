@@ -44,6 +44,7 @@ export function teammateLaunch(o: ResolvedHarnessOptions, m: Member, pre: Launch
     leaderEnv: pre.launcher.kind === "local" ? o.env : { ...process.env, ...o.env },
     ...(pre.sandbox ? { sandbox: pre.sandbox } : {}),
     ...(plan.session ? { session: plan.session } : {}),
+    ...(plan.notebook ? { notebook: plan.notebook } : {}),
   });
 }
 

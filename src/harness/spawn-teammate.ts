@@ -3,10 +3,11 @@ import type { SessionRoles } from "../agents/session-roles.ts";
 import type { AgentDiscovery } from "../agents/index.ts";
 import { TeamError } from "../errors.ts";
 import { LEADER_NAME, makeInboxRecord, precompileMailCheckers } from "../mail/index.ts";
-import { launcherKeepsSession, type LaunchPreflight } from "../launch/index.ts";
+import { launcherRunsHere, type LaunchPreflight } from "../launch/index.ts";
 import { messageSizeProblem } from "../mail/limits.ts";
 import { handoffDelivery, handoffKickoff, type HandoffContext } from "../team/handoff.ts";
 import { Member } from "../team/member.ts";
+import { boardLayoutAt } from "../store/index.ts";
 import { validateTeammateName } from "../mail/names.ts";
 import { planSpawn } from "../team/spawn-plan.ts";
 import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
@@ -83,13 +84,19 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   const spawnId = randomUUID();
   const { layout } = o;
   const facts = r.predecessor?.handoffFacts();
-  const keepsSession = launcherKeepsSession(r.agent.launcher);
+  const runsHere = launcherRunsHere(r.agent.launcher);
+  // A session written inside a bwrap box is the boxed teammate's to forge: it never becomes the
+  // trusted history of a teammate outside a box.
+  const unboxes = (fromBox: boolean | undefined): boolean => fromBox === true && r.agent.launcher !== "bwrap";
   const handoffContext: HandoffContext | undefined = !facts ? undefined
-    : keepsSession ? priorContext
-    : { mode: "summary", reason: `its launcher ${JSON.stringify(r.agent.launcher)} runs pi elsewhere, where a session file here means nothing` };
+    : !runsHere ? { mode: "summary", reason: `its launcher ${JSON.stringify(r.agent.launcher)} runs pi elsewhere, where a session file here means nothing` }
+    : unboxes(r.predecessor?.agent.launcher === "bwrap") ? { mode: "summary", reason: "its session was written inside a bwrap box, and a successor outside one does not start from it" }
+    : priorContext;
   // A restored teammate starts from a copy of its own session file: its context back, in a new
   // file whose header names its new cwd (a resumed worktree teammate has a new worktree dir).
-  const fork = !keepsSession ? undefined : req.restore ? restoreFile : handoffContext?.mode === "fork" ? handoffContext.file : undefined;
+  const fork = !runsHere ? undefined
+    : req.restore ? (unboxes(req.restore.boxed) ? undefined : restoreFile)
+    : handoffContext?.mode === "fork" ? handoffContext.file : undefined;
   const handoff = facts ? handoffKickoff(facts, { ...(req.prompt ? { prompt: req.prompt } : {}), worktree: r.agent.worktree, forked: fork !== undefined }) : undefined;
   // A handoff without an open assignment goes as mail, so the board stays open to the successor.
   const handoffMail = facts && handoffDelivery(facts, req.prompt) === "mail" ? handoff : undefined;
@@ -115,9 +122,11 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
   try {
     launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists
     if (launch.sandbox) team.dispatch(m, { type: "acquired", holdings: { launchDirs: [launch.sandbox.dir] } });
-    const session = keepsSession ? teammateSessionDir(o.boardDir, m.name, spawnId) : undefined;
-    if (session) {
+    const session = runsHere ? teammateSessionDir(o.boardDir, m.name, spawnId) : undefined;
+    const notebook = runsHere ? boardLayoutAt(o.boardDir).notebook : undefined;
+    if (session && notebook) {
       await o.files.ensurePrivateDir(session);
+      await o.files.ensurePrivateDir(notebook);
       team.dispatch(m, { type: "acquired", holdings: { session } });
     }
     await prepare(d, m, r, r.predecessor?.kept ?? req.restore?.branch);
@@ -138,6 +147,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
       ...(m.worktree ? { worktree: m.worktree.dir } : {}),
       ...(workerBundle ? { workerBundle } : {}),
       ...(session ? { session: { dir: session, ...(fork ? { fork } : {}) } } : {}),
+      ...(notebook ? { notebook } : {}),
     });
     const command = teammateLaunch(o, m, launch, plan, r.extensions);
     // Its launch dirs are removed when its close has been handled (the `release` effect).
@@ -204,7 +214,7 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     ...(r.predecessor ? { handoffFrom: r.predecessor.name } : {}),
     ...(handoffContext ? { handoffContext } : {}),
     ...(m.holdings.session ? { session: m.holdings.session } : {}),
-    ...(req.restore ? { restored: restoreFile ? "context" as const : "fresh" as const } : {}),
+    ...(req.restore ? { restored: fork ? "context" as const : "fresh" as const } : {}),
     ...(m.agent.scope !== "session" && r.inline?.persist ? { persisted: m.agent.source } : {}),
   };
 }

@@ -17,6 +17,8 @@ import { errorText } from "../error-text.ts";
 
 /** Bytes read from the end of a session file to find its last assistant message's usage. */
 const TAIL_BYTES = 256 * 1024;
+/** Bytes read from the start of a session file for its header line. */
+const HEADER_BYTES = 64 * 1024;
 
 /** The directory of one incarnation's session: `<board dir>/sessions/<name>-<spawn id>`. */
 export function teammateSessionDir(boardDir: string, name: string, spawnId: string): string {
@@ -24,9 +26,11 @@ export function teammateSessionDir(boardDir: string, name: string, spawnId: stri
 }
 
 /**
- * The session file Pi wrote in `dir`: its one regular `.jsonl` file (a symlink or FIFO there is
- * not one). Undefined when there is none yet: Pi writes the file at the first message of a
- * conversation, so a teammate never woken has none. Never throws.
+ * The session file Pi wrote in `dir`: the last by name (Pi's names start with the time) of its
+ * regular `.jsonl` files whose first line is a Pi session header (a symlink, a FIFO or a file a
+ * teammate filled with something else is not one: Pi would refuse to fork it). Undefined when
+ * there is none yet: Pi writes the file at the first message of a conversation, so a teammate never
+ * woken has none. Never throws.
  */
 export async function sessionFileIn(dir: string): Promise<string | undefined> {
   let names: string[];
@@ -38,9 +42,29 @@ export async function sessionFileIn(dir: string): Promise<string | undefined> {
   for (const name of names.reverse()) {
     const path = join(dir, name);
     const stat = await lstat(path).catch(() => undefined);
-    if (stat?.isFile()) return path;
+    if (stat?.isFile() && (await startsWithHeader(path))) return path;
   }
   return undefined;
+}
+
+const SessionHeader = Type.Object({ type: Type.Literal("session"), id: Type.String({ minLength: 1 }) });
+
+/** Whether the first line of `file` (within HEADER_BYTES) is a Pi session header. Never throws. */
+async function startsWithHeader(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    try {
+      if (!(await handle.stat()).isFile()) return false;
+      const buffer = Buffer.alloc(HEADER_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+      const first = buffer.subarray(0, bytesRead).toString("utf8").split("\n")[0] ?? "";
+      return checkValue(SessionHeader, JSON.parse(first)).ok;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 const AssistantUsage = Type.Object({
@@ -86,7 +110,7 @@ export async function lastContextTokens(file: string): Promise<number | undefine
 export async function handoffContextFrom(dir: string | undefined): Promise<HandoffContext> {
   if (dir === undefined) return chooseHandoffContext({ missing: "it ran without a session file here (its launcher runs pi elsewhere)" });
   const file = await sessionFileIn(dir);
-  if (file === undefined) return chooseHandoffContext({ missing: "its session has no conversation yet" });
+  if (file === undefined) return chooseHandoffContext({ missing: "its session has no conversation yet (no Pi session file in its session dir)" });
   try {
     const tokens = await lastContextTokens(file);
     return chooseHandoffContext({ file, ...(tokens !== undefined ? { tokens } : {}) });

@@ -64,6 +64,8 @@ export interface LaunchPlanInput {
   sandbox?: BwrapSandbox;
   /** The teammate's session dir (bound read-write into a bwrap box) and the file it forks (read-only). */
   session?: { dir: string; fork?: string };
+  /** The team notebook, bound read-write into a bwrap box (it lies in the hidden board dir). */
+  notebook?: string;
 }
 
 /** How to start the teammate: `execa(file, args, { env, extendEnv })`. */
@@ -134,13 +136,16 @@ function planBwrap(input: LaunchPlanInput, env: Record<string, string>): LaunchP
     // The team's state goes first, so a worktree inside the worktrees root is bound back after it.
     ...hidden.filter((h) => !inside.includes(h)).flatMap((h) => ["--tmpfs", h]),
     "--bind", rw, rw,
-    ...inside.flatMap((h) => ["--tmpfs", h]),
     ...(rw === input.project ? box.protect.flatMap((p) => ["--ro-bind", p, p]) : []),
+    // After the protected paths: one of them (the agent dir, in a project that holds it) may
+    // contain the team's state, which a read-only bind would show again.
+    ...inside.flatMap((h) => ["--tmpfs", h]),
     ...box.hide.flatMap((h) => ["--tmpfs", h]),
     "--bind", box.dir, box.dir,
     // Its own session dir inside the hidden board dir, and the predecessor's file it forks.
     ...(input.session ? ["--bind", input.session.dir, input.session.dir] : []),
     ...(input.session?.fork ? ["--ro-bind", input.session.fork, input.session.fork] : []),
+    ...(input.notebook ? ["--bind", input.notebook, input.notebook] : []),
     // Pi takes lock dirs next to trust.json, settings.json and auth.json (`<file>.lock`), and
     // writes models-store.json and an empty auth.json when missing, all in its agent dir at start.
     // So its agent dir is the private `box.agentDir`, writable, with each entry of the user's agent

@@ -91,10 +91,11 @@ export function launcherTransport(launcher: ResolvedLauncher): "files" | "stream
 }
 
 /**
- * Whether a teammate under the role's `launcher` value keeps its Pi session file on this machine
- * (issue 20): `local` and `bwrap` run pi here; a container, ssh or custom launcher runs it where
- * the team's paths mean nothing, so it runs with `--no-session`. Pure.
+ * Whether a teammate under the role's `launcher` value runs its pi on this machine, where the
+ * team's paths mean what they say (issue 20): `local` and `bwrap` do, so they get a session file
+ * and the team notebook; a container, ssh or custom launcher runs pi elsewhere, with
+ * `--no-session` and no notebook. Pure.
  */
-export function launcherKeepsSession(value: string | undefined): boolean {
+export function launcherRunsHere(value: string | undefined): boolean {
   return value === undefined || value === "local" || value === "bwrap";
 }

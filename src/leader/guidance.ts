@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { MAX_DESCRIPTION_CHARS } from "../agents/index.ts";
+import { notebookLine } from "../team/prompts.ts";
 
 /** How to write a role (anatomy, axes, invariants, inline use), relative to the package root (R9). */
 export const AGENT_ROLES_REFERENCE = "references/agent-roles.md";
@@ -22,7 +23,7 @@ export const AGENT_LIST_LABEL =
  * write a role when no definition fits. The agent list goes under {@link AGENT_LIST_LABEL}.
  * @param input.rolesReference absolute path of references/agent-roles.md ({@link agentRolesReferencePath}).
  */
-export function leaderGuidance(input: { agentList: string; living: string; rolesReference: string }): string {
+export function leaderGuidance(input: { agentList: string; living: string; rolesReference: string; notebook?: string }): string {
   return [
     "## Agent teams (pi-resident-teams)",
     "You are the leader of a team of resident teammates: long-lived Pi processes, each with its own context.",
@@ -35,6 +36,7 @@ export function leaderGuidance(input: { agentList: string; living: string; roles
     "- A role with `worktree: true` works in its own git worktree; when it stops its work is kept on its branch and you get a `worktree_kept` event with the `git diff` command. Its worktree starts from the last commit: uncommitted changes in your tree are not in it. Worktree teammates still share board resources with everyone. Shared-tree teammates cannot `edit`/`write` inside resources another teammate holds (they are told to coordinate with the holder); `bash` is not guarded, so give overlapping work distinct resources.",
     "- The task board: `task_create` adds work (dependencies, resources, verify criteria a reviewer checks); idle teammates spawned without a kickoff hear about claimable tasks and claim them. A teammate with a kickoff works only on that until its terminal report; `send_message` with `reopen: true` then gives it a new assignment and opens the board to it. `task_list` shows the board and roster.",
     "- Board results: per-task completions do not start turns. Once every task is completed, parked or superseded and no teammate works, you get one `board_settled` harness event summarising the board. `task_list` previews each result; `task_list({ taskId })` shows one task's whole result. A task that fails review twice, or is submitted as failed twice, is parked with its holder and escalated once; it is never reviewed again until you allow one more attempt with `send_message` and `reopen: true` to the holder.",
+    ...(input.notebook ? [`${notebookLine(input.notebook)} Teammates whose launcher runs pi elsewhere (podman, docker, ssh) cannot reach it.`] : []),
     "",
     "Agent definitions:",
     AGENT_LIST_LABEL,

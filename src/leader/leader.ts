@@ -8,7 +8,7 @@ import { registerLeaderBoardTools } from "./board-tools.ts";
 import { announceBoardCheck, sessionTrailPort } from "../boardhost/index.ts";
 import { agentRolesReferencePath, leaderGuidance } from "./guidance.ts";
 import type { LeaderDelivery } from "../team/leader-delivery.ts";
-import { agentDir } from "../store/index.ts";
+import { agentDir, sessionKey } from "../store/index.ts";
 import { registerHeadless } from "./headless.ts";
 import { announceStopNotice, endStopText, leaveStopNotice, takeStopNotice } from "./session-boundary.ts";
 import { TeamSession } from "./team-session.ts";
@@ -78,7 +78,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     await old?.close();
     // The team living when this session last ended comes back (issue 20); not into a /new or /fork.
     const teamRecord = sessionTeamRecordPort(pi, ctx);
-    const last = restoreEnabled(process.env) && event.reason !== "new" && event.reason !== "fork" ? lastTeamRecord(teamRecord.entries()) : {};
+    const key = sessionKey(ctx.sessionManager.getSessionFile(), ctx.cwd);
+    const last = restoreEnabled(process.env) && event.reason !== "new" && event.reason !== "fork" ? lastTeamRecord(teamRecord.entries(), key) : {};
     const restoring = (last.record?.teammates.length ?? 0) > 0;
     // The instance before this one (a /reload, /new, /resume or /fork) says whom it stopped.
     announceStopNotice(pi, ctx, await takeStopNotice(agentDir(process.env), event.reason), HARNESS_EVENT_MESSAGE, restoring);
@@ -112,7 +113,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     announceBoardCheck(pi, ctx, s.board.flag, HARNESS_EVENT_MESSAGE); // a board.json the leader did not write
     installWidget(ctx, s);
     if (last.problem) ctx.ui.notify(`pi-resident-teams: ${last.problem}`, "warning");
-    if (restoring) void s.restore(last.record!).then((outcome) => announceRestore(pi, ctx, outcome, event.reason === "reload" ? "The extension was reloaded (/reload)" : "This session was resumed"));
+    if (!restoring) s.recordTeam(); // a recorded team not brought back is not living: forget it
+    else void s.restore(last.record!).then((outcome) => announceRestore(pi, ctx, outcome, event.reason === "reload" ? "The extension was reloaded (/reload)" : "This session was resumed"));
     const discovery = await s.discover();
     const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);
@@ -165,7 +167,7 @@ export function registerLeader(pi: ExtensionAPI): void {
     const untrusted = formatUntrustedAgentsHint(discovery);
     const none = untrusted ?? "(none: add .pi/agents/<name>.md files, or spawn with an inline definition)";
     const agentList = [formatAgentGuidance(discovery.agents) || none, ...broken, ...(untrusted && discovery.agents.length ? [untrusted] : [])].join("\n");
-    return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)", rolesReference: agentRolesReferencePath(PACKAGE_DIR) })}` };
+    return { systemPrompt: `${event.systemPrompt}\n\n${leaderGuidance({ agentList, living: living.join(", ") || "(none)", rolesReference: agentRolesReferencePath(PACKAGE_DIR), notebook: s.notebook })}` };
   });
 }
 

@@ -22,12 +22,16 @@ const RecordedTeammate = Type.Object({
   agent: Type.String({ minLength: 1, maxLength: 128 }),
   /** Its session dir (src/harness/teammate-sessions.ts); absent for a launcher that runs pi elsewhere. */
   session: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  /** It ran in a bwrap box: its session file is then only for a boxed successor. */
+  boxed: Type.Optional(Type.Literal(true)),
   /** Its worktree's branch and base, for a worktree teammate: it comes back on that branch. */
   worktree: Type.Optional(Type.Object({ branch: Type.String({ minLength: 1, maxLength: 512 }), base: Type.String({ pattern: "^[0-9a-f]{40,64}$" }) })),
 });
 
 export const TeamRecordSchema = Type.Object({
   v: Type.Literal(1),
+  /** The session key it was written under: a record Pi copied into a fork is not that session's team. */
+  key: Type.String({ pattern: "^[0-9a-f]{16}$" }),
   teammates: Type.Array(RecordedTeammate, { maxItems: 64 }),
 });
 
@@ -50,44 +54,54 @@ export function sessionTeamRecordPort(pi: ExtensionAPI, ctx: ExtensionContext): 
   };
 }
 
-/** The record of `members`' living teammates, by name. Pure. */
-export function recordOf(members: readonly Member[]): TeamRecord {
+/** The record of `members`' living teammates, by name, under session key `key`. Pure. */
+export function recordOf(members: readonly Member[], key: string): TeamRecord {
   const teammates = members
     .filter((m) => m.living)
     .map((m): RecordedTeammate => ({
       name: m.name,
       agent: m.agent.name,
       ...(m.holdings.session ? { session: m.holdings.session } : {}),
+      ...(m.agent.launcher === "bwrap" ? { boxed: true as const } : {}),
       ...(m.worktree ? { worktree: { branch: m.worktree.branch, base: m.worktree.base } } : {}),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { v: 1, teammates };
+  return { v: 1, key, teammates };
 }
 
 /**
- * The last record among a session's entries, checked. An invalid last entry is not skipped for an
- * older one (that would bring back a team that was not living at the end): it is the `problem`.
+ * The last record among a session's entries, checked, if it was written under session key `key`.
+ * One written under another key was copied by Pi into a forked session: not this session's team.
+ * An invalid last entry is not skipped for an older one (that would bring back a team that was not
+ * living at the end): it is the `problem`.
  */
-export function lastTeamRecord(entries: readonly unknown[]): { record?: TeamRecord; problem?: string } {
+export function lastTeamRecord(entries: readonly unknown[], key: string): { record?: TeamRecord; problem?: string } {
   if (entries.length === 0) return {};
   const checked = checkValue(TeamRecordSchema, entries.at(-1));
-  return checked.ok ? { record: checked.value } : { problem: `the session's last team record is not valid (${checked.message}); no teammate was restored` };
+  if (!checked.ok) return { problem: `the session's last team record is not valid (${checked.message}); no teammate was restored` };
+  return checked.value.key === key ? { record: checked.value } : {};
 }
 
-/** Appends a record when the living team differs from the last one recorded. */
+/**
+ * Appends a record when the living team differs from the last one recorded under its key. A
+ * session that starts without restoring a recorded team records its empty team at the first
+ * `observe`, so that team is not brought back by a later resume.
+ */
 export class TeamRecorder {
   readonly #port: TeamRecordPort;
+  readonly #key: string;
   #last: string;
 
-  constructor(port: TeamRecordPort) {
+  constructor(port: TeamRecordPort, key: string) {
     this.#port = port;
-    const { record } = lastTeamRecord(port.entries());
-    this.#last = JSON.stringify(record ?? { v: 1, teammates: [] });
+    this.#key = key;
+    const { record } = lastTeamRecord(port.entries(), key);
+    this.#last = JSON.stringify(record ?? { v: 1, key, teammates: [] });
   }
 
   /** Records `members`' living team if it changed. Never throws (a failed append is `note`d). */
   observe(members: readonly Member[], note: (text: string) => void): void {
-    const record = recordOf(members);
+    const record = recordOf(members, this.#key);
     const shown = JSON.stringify(record);
     if (shown === this.#last) return;
     try {

@@ -54,14 +54,15 @@ export async function restoreTeam(record: TeamRecord, d: RestoreDeps): Promise<R
 async function restoreOne(t: RecordedTeammate, d: RestoreDeps): Promise<SpawnResult> {
   // The record is the leader's, but its session file is the user's: only a dir where this team
   // keeps that teammate's sessions is used.
-  const session = t.session && dirname(t.session) === join(d.boardDir, "sessions") && basename(t.session).startsWith(`${t.name}-`) ? t.session : undefined;
+  const own = new RegExp(`^${t.name.replace(/[^A-Za-z0-9_]/g, "\\$&")}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`);
+  const session = t.session && dirname(t.session) === join(d.boardDir, "sessions") && own.test(basename(t.session)) ? t.session : undefined;
   const branch = t.worktree && (await d.branchExists(t.worktree.branch)) ? { name: t.worktree.branch, base: t.worktree.base } : undefined;
-  return d.spawn({ name: t.name, agent: t.agent, restore: { ...(session ? { session } : {}), ...(branch ? { branch } : {}) } });
+  return d.spawn({ name: t.name, agent: t.agent, restore: { ...(session ? { session } : {}), ...(branch ? { branch } : {}), ...(t.boxed ? { boxed: true } : {}) } });
 }
 
 /** One line per teammate, e.g. "@ann (agent worker): its context is back; on branch pi-team/ann-1a2b3c4d". Pure. */
 function backLine(r: SpawnResult): string {
-  const context = r.restored === "context" ? "its context is back" : "it had no conversation to restore, so it starts fresh";
+  const context = r.restored === "context" ? "its context is back" : "it starts fresh (no session file of it to start from)";
   return `@${r.name} (agent ${r.agent}): ${context}${r.worktree ? `; its worktree is on branch ${r.worktree.branch}` : ""}`;
 }
 

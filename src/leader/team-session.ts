@@ -73,6 +73,8 @@ export class TeamSession {
   #discovery: AgentDiscovery | undefined;
   /** The board's key and path, for tool results. */
   readonly boardLabel: string;
+  /** The team notebook (issue 20): named in the leader's and every teammate's guidance. */
+  readonly notebook: string;
   /** The session's team default model (R6), set by `/agent-teams model`. */
   readonly teamModel = new TeamModelSetting();
   /** Problems with PI_TEAMMATE_* variables, for the user. */
@@ -100,8 +102,9 @@ export class TeamSession {
     this.#key = key;
     const boardPaths = boardLayout(dir, key);
     this.#boardDir = boardPaths.root;
+    this.notebook = boardPaths.notebook;
     this.#cwd = o.cwd;
-    this.#recorder = o.teamRecord ? new TeamRecorder(o.teamRecord) : undefined;
+    this.#recorder = o.teamRecord ? new TeamRecorder(o.teamRecord, key) : undefined;
     const layout = runtimeLayout(dir, key);
     const piCli = resolvePiCli();
     this.notes = new NoteLog({ file: join(layout.logDir, "harness.log") });
@@ -235,13 +238,19 @@ export class TeamSession {
     try {
       return await restoreTeam(record, {
         spawn: (req) => this.harness.spawn(req),
-        branchExists: (branch) => localBranchExists(this.#cwd, branch),
+        // After the start-up reclaim: it deletes a killed teammate's branch that holds no work.
+        branchExists: async (branch) => (await this.#reclaimed, localBranchExists(this.#cwd, branch)),
         boardDir: this.#boardDir,
       });
     } finally {
       this.#restoring = false;
-      if (!this.closed) this.#recorder?.observe(this.harness.members(), (text) => this.notes.add(text));
+      this.recordTeam();
     }
+  }
+
+  /** Records the living team now: a session that restores nothing thus forgets a recorded team. */
+  recordTeam(): void {
+    if (!this.closed) this.#recorder?.observe(this.harness.members(), (text) => this.notes.add(text));
   }
 
   /** Discovers the roles now (files and session roles) and keeps the result for the console. Never rejects. */

@@ -47,6 +47,11 @@ export const ENV = {
    * with the leader: src/worker/stream.ts); unset or `files` for the file mailboxes.
    */
   transport: "PI_TEAMS_TRANSPORT",
+  /**
+   * Absolute path of the team notebook (issue 20): a dir every teammate and the leader read and
+   * write with their ordinary tools. Unset for a teammate whose launcher runs pi elsewhere.
+   */
+  notebook: "PI_TEAMS_NOTEBOOK",
 } as const;
 
 /** How a teammate's records reach the leader: its mail and intent files, or its own RPC pipe. */
@@ -68,6 +73,8 @@ export type Identity =
       project?: string;
       /** How its records travel (ENV.transport); `files` when absent. */
       transport?: Transport;
+      /** The team notebook (ENV.notebook); absent where the launcher runs pi elsewhere. */
+      notebook?: string;
     }
   | { role: "reviewer" };
 
@@ -89,6 +96,7 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
   const transport = env[ENV.transport] ?? "files";
   if (transport !== "files" && transport !== "stream") throw new Error(`${ENV.transport} is ${JSON.stringify(transport)}; it must be "files" or "stream" (set by teammate_spawn)`);
   const project = env[ENV.project];
+  const notebook = env[ENV.notebook];
   return {
     role: "worker",
     name: need(ENV.name),
@@ -99,5 +107,6 @@ export function readIdentity(env: NodeJS.ProcessEnv): Identity {
     ...(worktree ? { worktree } : {}),
     ...(project ? { project } : {}),
     ...(transport === "stream" ? { transport } : {}),
+    ...(notebook ? { notebook } : {}),
   };
 }

@@ -62,6 +62,8 @@ export function runtimeLayoutAt(root: string): RuntimeLayout {
 export interface BoardLayout {
   root: string;
   board: string;
+  /** The team notebook (issue 20): notes every teammate reads and writes; kept with the board. */
+  notebook: string;
   claimsDir: string;
   submissionsDir: string;
 }
@@ -74,6 +76,7 @@ export function boardLayoutAt(root: string): BoardLayout {
   return {
     root,
     board: join(root, "board.json"),
+    notebook: join(root, "notebook"),
     claimsDir: join(root, "claims"),
     submissionsDir: join(root, "submissions"),
   };

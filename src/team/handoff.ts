@@ -123,11 +123,13 @@ export type HandoffContext = { mode: "fork"; file: string } | { mode: "summary";
  * Chooses the successor's start (issue 20, seed: "respawning a context-carrying successor"): a
  * fork of `file` when the predecessor has a session file and its last known context (`tokens`, the
  * last assistant message's total) is at most HANDOFF_FORK_MAX_TOKENS; otherwise the summary handoff,
- * with the reason the spawn result gives. `missing` says why there is no file. Pure.
+ * with the reason the spawn result gives. `missing` says why there is no file; a context of unknown
+ * size is not forked. Pure.
  */
 export function chooseHandoffContext(input: { file?: string; missing?: string; tokens?: number }): HandoffContext {
   if (input.file === undefined) return { mode: "summary", reason: input.missing ?? "it has no session file" };
-  if (input.tokens !== undefined && input.tokens > HANDOFF_FORK_MAX_TOKENS) {
+  if (input.tokens === undefined) return { mode: "summary", reason: "the size of its context could not be read from the end of its session file" };
+  if (input.tokens > HANDOFF_FORK_MAX_TOKENS) {
     return { mode: "summary", reason: `its context held ${input.tokens} tokens at its stop, above the ${HANDOFF_FORK_MAX_TOKENS} a successor starts from` };
   }
   return { mode: "fork", file: input.file };

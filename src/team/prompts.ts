@@ -157,3 +157,11 @@ export function deliveryFailedText(c: { name: string; kind: string; error: strin
     "Check its model and provider; shut it down and respawn it if it keeps refusing. You hear about this once until a prompt gets through.",
   ].join("\n");
 }
+
+/**
+ * The team notebook line (issue 20): what it is for, and the rule that keeps two writers from
+ * overwriting each other. Shared with the leader's guidance.
+ */
+export function notebookLine(dir: string): string {
+  return `- The team notebook is ${dir}: a folder the whole team reads and writes with \`read\`, \`write\` and \`edit\`, outside git and outside every worktree. Keep there what others need: findings, interfaces agreed, decisions, and anything longer than a message (write the note, then send its path). One file per topic. Read a note whole before you change it: a write over a note that changed since you read it is blocked.`;
+}

@@ -19,6 +19,8 @@ export interface SpawnPlan {
   model: ModelRef | undefined;
   /** Its session dir and the file it forks, as given (the launch binds them into a bwrap box). */
   session?: { dir: string; fork?: string };
+  /** The team notebook, as given (bound read-write into a bwrap box). */
+  notebook?: string;
 }
 
 /** Inputs of `planSpawn`. */
@@ -49,6 +51,8 @@ export interface SpawnPlanInput {
    * copy of the `fork` session file when given (`--fork`). Without it: `--no-session`.
    */
   session?: { dir: string; fork?: string };
+  /** The team notebook, given to a teammate whose pi runs here (ENV.notebook). */
+  notebook?: string;
 }
 
 /**
@@ -83,7 +87,8 @@ export function planSpawn(input: SpawnPlanInput): SpawnPlan {
   };
   if (input.worktree) env[ENV.worktree] = input.worktree;
   if (input.workerBundle) env[ENV.workerBundle] = input.workerBundle;
-  return { args, env, tools: input.tools, model, ...(input.session ? { session: input.session } : {}) };
+  if (input.notebook) env[ENV.notebook] = input.notebook;
+  return { args, env, tools: input.tools, model, ...(input.session ? { session: input.session } : {}), ...(input.notebook ? { notebook: input.notebook } : {}) };
 }
 
 function sessionArgs(session: SpawnPlanInput["session"]): string[] {

@@ -3,7 +3,8 @@
  * src/guard/resource-guard.ts, src/guard/stale-write.ts; user docs: references/edit-guards.md).
  * Through Pi's `tool_call` hook it blocks an `edit` or `write`:
  *
- * - into the team's own state, the runtime dir or the board dir (every teammate);
+ * - into the team's own state, the runtime dir or the board dir, except the team notebook in it
+ *   (every teammate);
  * - into Pi's configuration: a `.pi` dir of the project or of its worktree, or the user's agent
  *   dir (every teammate; src/guard/pi-config.ts);
  * - to a file with more than one hard link (every teammate): a second name escapes every path rule;
@@ -19,7 +20,7 @@
 import { homedir } from "node:os";
 import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
 import { errorText } from "../error-text.ts";
-import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, type Holding, type WriteScopeInput } from "../guard/index.ts";
+import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, relativeWithin, type Holding, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile, type RosterFile } from "../mail/index.ts";
 import { agentDir, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../mail/identity.ts";
@@ -62,9 +63,10 @@ const MAX_NOTES = 20;
  *   teammate (roster.json `holds`, read at each guarded call) is blocked, naming holder and task.
  *   A missing or invalid roster before any valid one fails open; after a valid one, the last
  *   valid holdings stay in force. Either way `options.note` gets one line.
- * - Stale-write guard (shared tree): a `write` over an existing file this teammate never read,
- *   read only in part (offset/limit, or a truncated result), or that changed since it last read
- *   or wrote it, is blocked. Fails closed: a file that cannot be hashed blocks.
+ * - Stale-write guard (shared tree, and the team notebook for every teammate): a `write` over an
+ *   existing file this teammate never read, read only in part (offset/limit, or a truncated
+ *   result), or that changed since it last read or wrote it, is blocked. Fails closed: a file that
+ *   cannot be hashed blocks.
  *
  * A guard never throws into Pi: an unexpected failure while checking an edit or write blocks that
  * call with a message saying so. The version map lives in this registration only.
@@ -73,7 +75,7 @@ const MAX_NOTES = 20;
  */
 export function registerEditGuards(
   pi: ExtensionAPI,
-  me: Pick<WorkerIdentity, "name" | "runtimeDir" | "boardDir" | "worktree" | "project">,
+  me: Pick<WorkerIdentity, "name" | "runtimeDir" | "boardDir" | "worktree" | "project" | "notebook">,
   options: EditGuardOptions = {},
 ): (() => void) & { readonly ready: Promise<void> } {
   const rosterPath = options.rosterPath ?? runtimeLayoutAt(me.runtimeDir).roster;
@@ -112,6 +114,14 @@ export function registerEditGuards(
     return { holdings: choice.holdings, fromLastKnown: choice.fromLastKnown };
   };
 
+  // The notebook's forms, resolved once (its path does not change over a teammate's life).
+  const notebook = me.notebook ? dirForms(me.notebook, home) : undefined;
+  /** Every form of the target is in the notebook (a symlink out of it is not). */
+  const inNotebook = async (target: Target): Promise<boolean> => {
+    const forms = await notebook;
+    return forms !== undefined && [target.abs, target.real].every((p) => forms.some((d) => relativeWithin(d, p) !== undefined));
+  };
+
   const scope = async (tool: "edit" | "write", target: Target, cwd: string): Promise<ToolCallEventResult | undefined> => {
     const paths = target.abs === target.real ? [target.abs] : [target.abs, target.real];
     const input: WriteScopeInput = {
@@ -120,6 +130,7 @@ export function registerEditGuards(
       paths,
       runtimeDir: await dirForms(me.runtimeDir, home),
       boardDir: await dirForms(me.boardDir, home),
+      ...(notebook ? { notebook: await notebook } : {}),
       ...(me.worktree && me.project
         ? { worktree: { dir: await dirForms(me.worktree, home), project: await dirForms(me.project, home), cwd } }
         : {}),
@@ -127,6 +138,8 @@ export function registerEditGuards(
     const verdict = checkWriteScope(input);
     // Team state first (its message names the team tool to use), then Pi's configuration, then the shared tree.
     if (!verdict.ok && verdict.reason === "team_state") return { block: true, reason: verdict.message };
+    // The notebook lies in the agent dir (beside the board) but is no Pi configuration: Pi reads nothing there.
+    if (await inNotebook(target)) return verdict.ok ? undefined : { block: true, reason: verdict.message };
     const config = checkPiConfig({ tool, display: target.display, paths, ...(await piConfigDirs(me, cwd, piAgentDir, home)) });
     if (!config.ok) return { block: true, reason: config.message };
     return verdict.ok ? undefined : { block: true, reason: verdict.message };
@@ -134,8 +147,9 @@ export function registerEditGuards(
 
   const guard = async (event: ToolCallEvent, cwd: string): Promise<ToolCallEventResult | undefined> => {
     if (isToolCallEventType("read", event)) {
-      if (me.worktree) return undefined;
+      if (me.worktree && !notebook) return undefined;
       const target = await locate(event.input.path, cwd, home);
+      if (me.worktree && !(await inNotebook(target))) return undefined;
       const disk = await diskState(target.real);
       const whole = event.input.offset === undefined && event.input.limit === undefined;
       if (disk.kind === "present") versions.begin(event.toolCallId, { tool: "read", path: target.real, hash: disk.hash, whole });
@@ -152,7 +166,8 @@ export function registerEditGuards(
     if (outOfScope !== undefined) return outOfScope;
     const linked = checkHardLinks({ tool, display: target.display, links: await linkCount(target.real) });
     if (!linked.ok) return { block: true, reason: linked.message };
-    if (me.worktree) return undefined;
+    // A worktree teammate shares only the notebook: there the stale-write guard applies to it too.
+    if (me.worktree && !(await inNotebook(target))) return undefined;
     if (target.rels.length > 0) {
       const held = checkResourceGuard({ tool, display: target.display, paths: target.rels, ...(await holdings()) });
       if (!held.ok) return { block: true, reason: held.message };
@@ -176,8 +191,8 @@ export function registerEditGuards(
       };
     }
   });
-  // A worktree teammate keeps no versions: only the scope check runs.
-  if (me.worktree) return Object.assign(once(offCall), { ready: primed });
+  // A worktree teammate keeps versions of notebook files only; without a notebook, none.
+  if (me.worktree && !notebook) return Object.assign(once(offCall), { ready: primed });
 
   const offResult = pi.on("tool_result", async (event) => {
     try {

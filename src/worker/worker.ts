@@ -30,7 +30,7 @@ export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "
   // A worktree teammate (me.worktree set) gets only the scope check: team state, shared project.
   registerEditGuards(pi, me, me.transport === "stream" ? { readRoster: channel.roster } : {});
   pi.on("before_agent_start", (event) => ({
-    systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}) })}`,
+    systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}), ...(me.notebook ? { notebook: me.notebook } : {}) })}`,
   }));
   let session: ExtensionContext | undefined;
   const warm = warmWhenIdle([

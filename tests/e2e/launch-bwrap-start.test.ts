@@ -2,11 +2,11 @@
  * Issue 10 (launchers) on the real pi CLI and real bubblewrap: a `launcher: bwrap` teammate
  * starts inside bwrap, reads the scripted model from its (private, read-only bound) agent dir,
  * and makes its first model request. Its bash sees the project read-write, the user's agent dir
- * read-only, the team's runtime dir empty, of the board dir only its own session dir (issue 20), its own TMPDIR, only its own processes, and
+ * read-only, the team's runtime dir empty, of the board dir only the notebook and its own session dir (issue 20), its own TMPDIR, only its own processes, and
  * no capability (as root it can neither unmount what hides the team's state nor remount `/` writable).
  * Skipped where bwrap is missing or cannot make namespaces (npm test installs it where it can).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BWRAP_WORKS } from "../support/bwrap.ts";
@@ -28,6 +28,7 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap", () => {
         `echo "runtime=$(ls -A ${runtimeDir} | wc -l)"`,
         `echo "board=$(ls -A ${boardDir} | tr '\\n' ,)"`,
         `echo "sessions=$(ls -A ${boardDir}/sessions | tr '\\n' ,)"`,
+        `(echo boxed > ${boardDir}/notebook/from-box.md && echo notebook=rw) || echo notebook=ro`,
         `(touch ${agentDir}/settings.json 2>/dev/null && echo agent=rw) || echo agent=ro`,
         `(touch ./made-in-box && echo project=rw) || echo project=ro`,
         `echo "tmpdir=$TMPDIR"`,
@@ -52,9 +53,11 @@ describe.skipIf(!BWRAP_WORKS)("launcher bwrap", () => {
     await waitUntil("boxy's second model request (after its bash probe)", () => t.model.callsOf("boxy").length >= 2, 30_000);
     const out = t.model.callsOf("boxy")[1]?.toolResults[0]?.content ?? "";
     expect(out).toContain("runtime=0");
-    // Of the board dir it sees only its own session dir, which Pi writes its transcript into.
+    // Of the board dir it sees only the team notebook and its own session dir, which Pi writes its transcript into.
     const own = `boxy-${String(spawn!.details.spawnId)}`;
-    expect(out).toContain("board=sessions,");
+    expect(out).toContain("board=notebook,sessions,");
+    expect(out).toContain("notebook=rw");
+    expect(readFileSync(join(boardDir, "notebook", "from-box.md"), "utf8")).toBe("boxed\n");
     expect(out).toContain(`sessions=${own},`);
     expect(spawn!.details.session).toBe(join(boardDir, "sessions", own));
     await waitUntil("boxy's session file, written from inside the box", () => readdirSync(join(boardDir, "sessions", own)).some((n) => n.endsWith(".jsonl")), 10_000);

@@ -84,12 +84,25 @@ describe("planLaunch", () => {
     const sandbox = { dir: "/t/b", tmp: "/t/b/tmp", agentDir: "/t/b/agent", realAgentDir: "/home/u/.pi/agent", agentEntries: [], protect: [], hide: [] };
     const dir = "/home/u/.pi/agent/tasks/k/sessions/boxy-2";
     const fork = "/home/u/.pi/agent/tasks/k/sessions/ann-1/t_1.jsonl";
-    const args = planLaunch(input("bwrap", {}, { sandbox, session: { dir, fork } })).args;
+    const notebook = "/home/u/.pi/agent/tasks/k/notebook";
+    const args = planLaunch(input("bwrap", {}, { sandbox, session: { dir, fork }, notebook })).args;
+    expect(args.join(" ")).toContain(`--bind ${notebook} ${notebook}`);
     const hidden = args.indexOf("/home/u/.pi/agent/tasks/k");
     expect(args[hidden - 1]).toBe("--tmpfs");
     expect(args.join(" ")).toContain(`--bind ${dir} ${dir} --ro-bind ${fork} ${fork}`);
     expect(args.indexOf(dir)).toBeGreaterThan(hidden);
     expect(args.join(" ")).not.toContain("sessions/ann-1 ");
+  });
+
+  it("bwrap in a project that holds the agent dir: the team's state is hidden after the agent dir is bound back read-only", () => {
+    const sandbox = { dir: "/t/b", tmp: "/t/b/tmp", agentDir: "/t/b/agent", realAgentDir: "/home/u/.pi/agent", agentEntries: [], protect: ["/home/u/.git", "/home/u/.pi", "/home/u/.pi/agent"], hide: [] };
+    const board = "/home/u/.pi/agent/tasks/k";
+    const args = planLaunch(input("bwrap", {}, { sandbox, project: "/home/u", cwd: "/home/u", hidden: [board, "/home/u/.pi/agent/teammate/k"], session: { dir: `${board}/sessions/boxy-2` } })).args;
+    const protect = args.lastIndexOf("/home/u/.pi/agent");
+    const hide = args.indexOf(board);
+    expect(args[hide - 1]).toBe("--tmpfs");
+    expect(hide).toBeGreaterThan(protect);
+    expect(args.indexOf(`${board}/sessions/boxy-2`)).toBeGreaterThan(hide);
   });
 
   it("bwrap without its sandbox dir is a caller bug", () => {

@@ -80,4 +80,11 @@ describe("planSpawn", () => {
     expect(flag(fork, "--fork")).toBe("/s/ann-1/x_y.jsonl");
     expect(flag(fork, "--session-dir")).toBe("/s/ben-2");
   });
+
+  it("names the team notebook in PI_TEAMS_NOTEBOOK only when given (issue 20)", () => {
+    expect(planSpawn(base).env.PI_TEAMS_NOTEBOOK).toBeUndefined();
+    const plan = planSpawn({ ...base, notebook: "/agent/tasks/k/notebook" });
+    expect(plan.env.PI_TEAMS_NOTEBOOK).toBe("/agent/tasks/k/notebook");
+    expect(plan.notebook).toBe("/agent/tasks/k/notebook");
+  });
 });
