@@ -4,3 +4,4 @@ export * from "./notes.ts";
 export * from "./safe-text.ts";
 export * from "./task-costs.ts";
 export * from "./team-feed.ts";
+export * from "./transcript.ts";

@@ -3,3 +3,4 @@ export * from "./harness-types.ts";
 export * from "./harness.ts";
 export * from "./worktree-reclaim.ts";
 export * from "./worktree-report.ts";
+export { sessionFileIn } from "./teammate-sessions.ts";

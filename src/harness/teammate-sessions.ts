@@ -12,7 +12,7 @@ import { lstat, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Type } from "typebox";
 import { chooseHandoffContext, type HandoffContext } from "../team/handoff.ts";
-import { checkValue } from "../store/index.ts";
+import { checkValue, readTail } from "../store/index.ts";
 import { errorText } from "../error-text.ts";
 
 /** Bytes read from the end of a session file to find its last assistant message's usage. */
@@ -79,28 +79,18 @@ const AssistantUsage = Type.Object({
  * @throws Error when the file cannot be opened as a regular file (missing, a symlink, a FIFO).
  */
 export async function lastContextTokens(file: string): Promise<number | undefined> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
-    const length = Math.min(stat.size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, stat.size - length);
-    const lines = buffer.toString("utf8").split("\n").reverse();
-    for (const line of lines) {
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const checked = checkValue(AssistantUsage, value);
-      if (checked.ok) return checked.value.message.usage.totalTokens;
+  const { text } = await readTail(file, TAIL_BYTES);
+  for (const line of text.split("\n").reverse()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
     }
-    return undefined;
-  } finally {
-    await handle.close();
+    const checked = checkValue(AssistantUsage, value);
+    if (checked.ok) return checked.value.message.usage.totalTokens;
   }
+  return undefined;
 }
 
 /**

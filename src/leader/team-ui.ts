@@ -8,6 +8,8 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { availableModels, knownModels } from "./model-registry.ts";
 import type { TeamSession } from "./team-session.ts";
 import { applyTeamModelCommand } from "../team/model-choice.ts";
+import { readTranscript } from "../feed/index.ts";
+import { sessionFileIn } from "../harness/index.ts";
 import { TeamConsole } from "../ui/console.ts";
 import type { ConsoleActions, ConsolePage } from "../ui/console-model.ts";
 import { consoleSummary } from "../ui/summary.ts";
@@ -53,6 +55,13 @@ export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "mode
       return `@${r.name} stopped: ${r.exit}`;
     },
     compact: (name) => s.harness.compact(name, "user"),
+    // Its latest incarnation's session file (issue 20); a stopped teammate's stays readable.
+    transcript: async (name) => {
+      const m = s.harness.members().find((x) => x.name === name);
+      const file = m?.holdings.session ? await sessionFileIn(m.holdings.session) : undefined;
+      if (file) return readTranscript(file);
+      return [m?.holdings.session ? "(no conversation yet: Pi writes the session file at the first message)" : "(no session file: its launcher runs pi elsewhere)"];
+    },
     // The same rules as `/agent-teams model <provider/id|default>`.
     setTeamModel: async (model) => {
       const r = applyTeamModelCommand(s.teamModel, model ? `${model.provider}/${model.id}` : "default", knownModels(ctx) ?? []);

@@ -20,6 +20,6 @@ export type { IntentRead, PublishResult, ReadIntentOptions } from "./intent.ts";
 export { pidAlive } from "./pid.ts";
 export { decideSweep, inspectEntry, sweepNotes, sweepRuntimeDirs, SWEEP_GRACE_MS } from "./sweep.ts";
 export type { LockState, RuntimeEntry, SweepContext, SweepDecision, SweepOptions, SweepReport } from "./sweep.ts";
-export { NotRegularFileError, openAppendSync, openRegularSync, readRegularFile } from "./regular-file.ts";
+export { NotRegularFileError, openAppendSync, openRegularSync, readRegularFile, readTail } from "./regular-file.ts";
 export { watchDirs } from "./watcher.ts";
 export type { DirWatch, WatchDirsOptions } from "./watcher.ts";

@@ -65,3 +65,23 @@ export async function readRegularFile(path: string): Promise<string> {
     await handle.close();
   }
 }
+
+/**
+ * The last `bytes` bytes of the regular file at `path` as UTF-8, and whether earlier bytes were
+ * left out (`cut`). Never follows a symlink nor blocks on a FIFO: for files a teammate can write,
+ * such as its Pi session file (issue 20).
+ * @throws Error when `path` cannot be opened as a regular file (missing, a symlink: ELOOP, a FIFO).
+ */
+export async function readTail(path: string, bytes: number): Promise<{ text: string; cut: boolean }> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new NotRegularFileError(`${path} is not a regular file; it was not read`);
+    const length = Math.min(stat.size, bytes);
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, stat.size - length);
+    return { text: buffer.subarray(0, bytesRead).toString("utf8"), cut: length < stat.size };
+  } finally {
+    await handle.close();
+  }
+}

@@ -143,6 +143,8 @@ export interface ConsoleActions {
   shutdown(name: string): Promise<string>;
   compact(name: string): Promise<string>;
   setTeamModel(model: ModelChoice | undefined): Promise<string>;
+  /** The transcript of the latest incarnation of `name`, living or stopped, as lines (issue 20). */
+  transcript(name: string): Promise<readonly string[]>;
 }
 
 /** One row of the widget under the editor: a starting or working teammate (R62). */

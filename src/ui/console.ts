@@ -9,13 +9,14 @@ import { at, fit, oneLine } from "./format.ts";
 import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
 import { isLiving, teammateStatus } from "./page-teammates.ts";
+import { TranscriptView } from "./transcript-view.ts";
 import type { ConsoleKeybinding, UiFg } from "./ports.ts";
 
 export type { TeamConsoleOptions } from "./console-options.ts";
 
 type Mode =
   | { readonly kind: "list" }
-  | { readonly kind: "detail"; readonly page: ConsolePage; row: PageRow }
+  | { readonly kind: "detail"; readonly page: ConsolePage; row: PageRow; readonly transcript?: TranscriptView }
   | { readonly kind: "confirm"; readonly action: TeammateAction; readonly name: string }
   | { readonly kind: "picker"; readonly picker: ModelPicker };
 
@@ -73,7 +74,8 @@ export class TeamConsole implements Component, Focusable {
   refresh(): void {
     this.snap = this.o.snapshot();
     this.rowsMemo.clear();
-    if (this.mode.kind === "detail") {
+    if (this.mode.kind === "detail" && this.mode.transcript) this.mode.transcript.refresh(this.snap.teammates);
+    else if (this.mode.kind === "detail") {
       const { key } = this.mode.row;
       const again = this.rows(this.mode.page).find((r) => r.key === key);
       if (again) this.mode.row = again;
@@ -152,6 +154,7 @@ export class TeamConsole implements Component, Focusable {
       const lines = detailLines(theme, this.mode.row, width, this.wrapMemo.lines);
       this.detailTotal = lines.length;
       this.viewHeight = Math.max(1, height);
+      if (this.mode.transcript?.follow) this.detailTop = Number.MAX_SAFE_INTEGER; // stays at the end as lines arrive
       this.detailTop = clamp(this.detailTop, 0, Math.max(0, lines.length - height));
       return pad(lines.slice(this.detailTop, this.detailTop + height), width, height);
     }
@@ -191,6 +194,15 @@ export class TeamConsole implements Component, Focusable {
     else if (matchesKey(data, "x")) this.askTeammate("shutdown");
     else if (matchesKey(data, "c")) this.askTeammate("compact");
     else if (matchesKey(data, "m")) this.openPicker();
+    else if (matchesKey(data, "t")) this.openTranscript();
+  }
+
+  /** `t`: the selected teammate's transcript, from its session file, at its end (the latest). */
+  private openTranscript(): void {
+    const t = this.page === "teammates" ? this.selectedRow()?.teammate : undefined;
+    if (!t) return this.setStatus(this.page === "teammates" ? "No teammate selected." : "t shows a transcript on the Teammates page (Tab to it).", "muted");
+    const transcript = new TranscriptView(t.name, (name) => this.o.actions.transcript(name), () => this.changed());
+    this.mode = { kind: "detail", page: this.page, row: transcript.row, transcript };
   }
 
   private detailKey(data: string): void {
@@ -204,6 +216,7 @@ export class TeamConsole implements Component, Focusable {
     else if (matchesKey(data, "home")) this.detailTop = 0;
     else if (matchesKey(data, "end")) this.detailTop = Number.MAX_SAFE_INTEGER; // clamped by render
     else if (this.kb(data, "tui.select.cancel") || matchesKey(data, "q")) this.mode = { kind: "list" };
+    if (this.mode.kind === "detail" && this.mode.transcript) this.mode.transcript.follow = this.detailTop >= this.detailTotal - this.viewHeight;
   }
 
   private confirmKey(mode: Extract<Mode, { kind: "confirm" }>, data: string): void {

@@ -4,8 +4,8 @@
  * the user types `/reload`: the teammate's process is stopped and the same teammate comes back
  * (issue 20) from its own session file, idle; the screen says so after Pi's "Reloaded ..." rebuild
  * of the chat, the leader's next request carries the `teammates_restored` harness event, and the
- * teammate's next request, once woken, holds its conversation from before the reload. Skipped
- * where tmux is missing.
+ * teammate's next request, once woken, holds its conversation from before the reload, which the
+ * console's transcript (`t`) shows too. Skipped where tmux is missing.
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -76,5 +76,15 @@ describe.skipIf(!HAS_TMUX)("/reload in the TUI", () => {
     const woken = m.callsOf("alice")[aliceCalls]!;
     expect(woken.lastUser).toContain("WAKE-ALICE");
     expect(JSON.stringify(woken.messages), "alice's context from before the reload").toContain(MARK);
+
+    // The console's transcript (t) reads her session file: the conversation from before the reload is there.
+    await waitUntil("alice idle after the wake", async () => (await alice())?.status === "idle" && !screenHas("Working"), 30_000);
+    t.type("/agent-teams");
+    await waitUntil("the console", () => screenHas("t transcript"), 10_000);
+    t.keys("t");
+    await waitUntil("alice's transcript", () => screenHas("Transcript of @alice") || screenHas("ALICE-AWAKE"), 10_000);
+    t.keys("Home");
+    await waitUntil("its top, from before the reload", () => screenHas("Transcript of @alice") && screenHas(MARK), 10_000);
+    t.keys("Escape", "q");
   });
 });

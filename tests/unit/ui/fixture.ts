@@ -160,6 +160,7 @@ export function makeConsole(o: { rows?: number; columns?: number; page?: Console
     shutdown: vi.fn(async (name: string) => `Shut down @${name}.`),
     compact: vi.fn(async (name: string) => `Compacted @${name}: 120K → 30K.`),
     setTeamModel: vi.fn(async (m: ModelChoice | undefined) => (m ? `Team model set to ${m.provider}/${m.id}.` : "Team model cleared (Pi default).")),
+    transcript: vi.fn(async (name: string): Promise<readonly string[]> => ["", "user:", `  hello ${name}`, "", "assistant:", ...Array.from({ length: 60 }, (_, i) => `  line ${i + 1} of ${name}`)]),
   } satisfies ConsoleActions;
   const done = vi.fn();
   const late = vi.fn();
