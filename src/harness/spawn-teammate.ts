@@ -14,7 +14,7 @@ import { MAX_LIVING_TEAMMATES, type ResolvedHarnessOptions, type SpawnRequest, t
 import type { TeamDriver } from "./team-driver.ts";
 import { launchFailure, preflightTeammate, teammateLaunch } from "./launch-teammate.ts";
 import { describeModel, resolveSpawn, type Resolved } from "./spawn-resolve.ts";
-import { handoffContextFrom, sessionFileIn, teammateSessionDir } from "./teammate-sessions.ts";
+import { handoffContextFrom, sessionFileIn, teammateSessionDir, usableNotebook } from "./teammate-sessions.ts";
 import { captureHasNews, captureNote, worktreeKeptText } from "./worktree-report.ts";
 
 /** What `spawnTeammate` needs from the harness that owns it. */
@@ -123,10 +123,10 @@ export async function spawnTeammate(d: SpawnDeps, req: SpawnRequest): Promise<Sp
     launch = await preflightTeammate(o, m); // its launcher can start: before any worktree exists
     if (launch.sandbox) team.dispatch(m, { type: "acquired", holdings: { launchDirs: [launch.sandbox.dir] } });
     const session = runsHere ? teammateSessionDir(o.boardDir, m.name, spawnId) : undefined;
-    const notebook = runsHere ? boardLayoutAt(o.boardDir).notebook : undefined;
-    if (session && notebook) {
+    const notebook = runsHere ? await usableNotebook(boardLayoutAt(o.boardDir).notebook, (text) => team.note(text, m)) : undefined;
+    if (session) {
       await o.files.ensurePrivateDir(session);
-      await o.files.ensurePrivateDir(notebook);
+      if (notebook) await o.files.ensurePrivateDir(notebook);
       team.dispatch(m, { type: "acquired", holdings: { session } });
     }
     await prepare(d, m, r, r.predecessor?.kept ?? req.restore?.branch);

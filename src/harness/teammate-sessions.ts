@@ -17,6 +17,8 @@ import { errorText } from "../error-text.ts";
 
 /** Bytes read from the end of a session file to find its last assistant message's usage. */
 const TAIL_BYTES = 256 * 1024;
+/** Files of a session dir checked for a header, newest names first. */
+const MAX_CANDIDATES = 8;
 /** Bytes read from the start of a session file for its header line. */
 const HEADER_BYTES = 64 * 1024;
 
@@ -26,8 +28,9 @@ export function teammateSessionDir(boardDir: string, name: string, spawnId: stri
 }
 
 /**
- * The session file Pi wrote in `dir`: the last by name (Pi's names start with the time) of its
- * regular `.jsonl` files whose first line is a Pi session header (a symlink, a FIFO or a file a
+ * The session file Pi wrote in `dir` (a real directory, not a symlink): the last by name (Pi's
+ * names start with the time) of its regular `.jsonl` files, of the last MAX_CANDIDATES, whose
+ * first line is a Pi session header (a symlink, a FIFO or a file a
  * teammate filled with something else is not one: Pi would refuse to fork it). Undefined when
  * there is none yet: Pi writes the file at the first message of a conversation, so a teammate never
  * woken has none. Never throws.
@@ -35,11 +38,13 @@ export function teammateSessionDir(boardDir: string, name: string, spawnId: stri
 export async function sessionFileIn(dir: string): Promise<string | undefined> {
   let names: string[];
   try {
+    if (!(await lstat(dir)).isDirectory()) return undefined; // a symlink in its place leads elsewhere
     names = (await readdir(dir)).filter((n) => n.endsWith(".jsonl")).sort();
   } catch {
     return undefined;
   }
-  for (const name of names.reverse()) {
+  // Pi writes one file per dir; a dir a teammate filled with names costs at most these checks.
+  for (const name of names.reverse().slice(0, MAX_CANDIDATES)) {
     const path = join(dir, name);
     const stat = await lstat(path).catch(() => undefined);
     if (stat?.isFile() && (await startsWithHeader(path))) return path;
@@ -107,4 +112,17 @@ export async function handoffContextFrom(dir: string | undefined): Promise<Hando
   } catch (error) {
     return chooseHandoffContext({ missing: `its session file could not be read (${errorText(error)})` });
   }
+}
+
+/**
+ * `notebook` when it is missing (it is then made) or a real directory; undefined, with a `note`,
+ * when something else is there. A teammate with bash can put a symlink in its place: followed,
+ * it would be made 0700, bound into boxes and exempted from the edit guards wherever it points.
+ * Never throws.
+ */
+export async function usableNotebook(notebook: string, note: (text: string) => void): Promise<string | undefined> {
+  const stat = await lstat(notebook).catch(() => undefined);
+  if (stat === undefined || stat.isDirectory()) return notebook;
+  note(`the team notebook ${notebook} is not a directory (${stat.isSymbolicLink() ? "a symlink" : "another kind of file"}); this teammate was not given it. Remove it, and the next spawn makes the notebook again.`);
+  return undefined;
 }

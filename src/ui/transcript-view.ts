@@ -4,6 +4,7 @@
  * fetches again on request, one read at a time. It is shown as a detail row: the console scrolls it.
  */
 import { errorText } from "../error-text.ts";
+import { oneLine } from "./format.ts";
 import { isActive } from "../team/lifecycle-state.ts";
 import type { TeammateRow } from "./console-model.ts";
 import type { PageRow } from "./page.ts";
@@ -17,6 +18,7 @@ export class TranscriptView {
   #lines: readonly string[] = ["(reading its session file…)"];
   #reading = false;
   #again = false;
+  #wasActive = false;
   readonly #fetch: (name: string) => Promise<readonly string[]>;
   readonly #changed: () => void;
 
@@ -29,10 +31,16 @@ export class TranscriptView {
     this.reload();
   }
 
-  /** On a console refresh: reads again while its teammate is starting, working or stopping; an idle or stopped one's does not change. */
+  /**
+   * On a console refresh: reads again while its teammate is starting or working, and once more
+   * when it stops being so (its last reply is written just before it goes idle); an idle or
+   * stopped one's does not change.
+   */
   refresh(teammates: readonly Pick<TeammateRow, "name" | "status">[]): void {
     const status = teammates.find((t) => t.name === this.name)?.status;
-    if (status !== undefined && isActive(status)) this.reload();
+    const active = status !== undefined && isActive(status);
+    if (active || this.#wasActive) this.reload();
+    this.#wasActive = active;
   }
 
   /** Reads it again; a read already running is followed by one more, never by several. Never rejects. */
@@ -43,7 +51,7 @@ export class TranscriptView {
     }
     this.#reading = true;
     this.#fetch(this.name)
-      .then((lines) => (this.#lines = lines.length > 0 ? lines : ["(no messages yet)"]), (error: unknown) => (this.#lines = [`(could not read the transcript: ${errorText(error)})`]))
+      .then((lines) => (this.#lines = lines.length > 0 ? lines : ["(no messages yet)"]), (error: unknown) => (this.#lines = [`(could not read the transcript: ${oneLine(errorText(error))})`]))
       .finally(() => {
         this.#reading = false;
         this.#changed();

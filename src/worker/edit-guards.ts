@@ -18,9 +18,10 @@
  * cannot be forged that way is the job of a later issue.
  */
 import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { isReadToolResult, isToolCallEventType, type ExtensionAPI, type ToolCallEvent, type ToolCallEventResult, type ToolResultEvent } from "@earendil-works/pi-coding-agent";
 import { errorText } from "../error-text.ts";
-import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, relativeWithin, type Holding, type WriteScopeInput } from "../guard/index.ts";
+import { checkHardLinks, checkPiConfig, checkResourceGuard, checkStaleWrite, checkWriteScope, chooseHoldings, FileVersions, relativeWithin, type Holding, type PathForms, type WriteScopeInput } from "../guard/index.ts";
 import { readRosterFile, type RosterFile } from "../mail/index.ts";
 import { agentDir, runtimeLayoutAt, type ReadResult } from "../store/index.ts";
 import type { Identity } from "../mail/identity.ts";
@@ -58,7 +59,8 @@ const MAX_NOTES = 20;
  *   the user's. For a worktree teammate (`me.worktree` set) whose leader named
  *   the shared project (`me.project`), one into the project outside its worktree is blocked too.
  *   An `edit`/`write` to a file with more than one hard link is blocked too (checkHardLinks).
- *   A worktree teammate gets only these (one `tool_call` handler).
+ *   The team notebook (`me.notebook`) is exempt from the team-state and Pi-config rules. A
+ *   worktree teammate gets only these, plus the stale-write guard in the notebook.
  * - Resource guard (shared tree): an `edit`/`write` at or under a tag held by another living
  *   teammate (roster.json `holds`, read at each guarded call) is blocked, naming holder and task.
  *   A missing or invalid roster before any valid one fails open; after a valid one, the last
@@ -114,8 +116,10 @@ export function registerEditGuards(
     return { holdings: choice.holdings, fromLastKnown: choice.fromLastKnown };
   };
 
-  // The notebook's forms, resolved once (its path does not change over a teammate's life).
-  const notebook = me.notebook ? dirForms(me.notebook, home) : undefined;
+  // The notebook's forms: the board dir's forms joined with its name, resolved once. Never through
+  // a link at the notebook itself: a notebook replaced by a symlink (to the agent dir, say) would
+  // otherwise exempt its target from every rule.
+  const notebook = me.notebook ? notebookForms(me.notebook, home) : undefined;
   /** Every form of the target is in the notebook (a symlink out of it is not). */
   const inNotebook = async (target: Target): Promise<boolean> => {
     const forms = await notebook;
@@ -236,4 +240,11 @@ function once(...offs: (() => void)[]): () => void {
     registered = false;
     for (const off of offs) off();
   };
+}
+
+/** The forms of the notebook dir: its parent's forms (symlinks resolved) joined with its own name. */
+async function notebookForms(notebook: string, home: string): Promise<PathForms> {
+  const [first, ...rest] = await dirForms(dirname(notebook), home);
+  const name = basename(notebook);
+  return [join(first, name), ...rest.map((f) => join(f, name))];
 }

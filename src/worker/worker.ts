@@ -27,7 +27,7 @@ export function registerWorker(pi: ExtensionAPI, me: Extract<Identity, { role: "
   endWithLeader(pi, me.spawnId);
   registerWorkerTools(pi, me, channel);
   registerWorkerBoardTools(pi, channel);
-  // A worktree teammate (me.worktree set) gets only the scope check: team state, shared project.
+  // A worktree teammate (me.worktree set) gets the scope check (team state, shared project), and the stale-write guard in the notebook only.
   registerEditGuards(pi, me, me.transport === "stream" ? { readRoster: channel.roster } : {});
   pi.on("before_agent_start", (event) => ({
     systemPrompt: `${event.systemPrompt}\n\n${workerGuidance({ name: me.name, ...(me.worktree ? { worktree: me.worktree } : {}), ...(me.notebook ? { notebook: me.notebook } : {}) })}`,

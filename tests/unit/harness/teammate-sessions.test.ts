@@ -67,6 +67,10 @@ describe("a teammate's session file as the leader reads it", () => {
     const real = join(dir, "aa_real.jsonl");
     await writeFile(real, line({ type: "session", id: "r" }) + assistant(10));
     expect(await sessionFileIn(dir)).toBe(real);
+    // A symlink in place of a session dir leads elsewhere: not followed.
+    const link = `${dir}-link`;
+    await symlink(dir, link);
+    expect(await sessionFileIn(link)).toBeUndefined();
   });
 
   it("a symlink or a FIFO in place of the session file is not read, and the leader is not blocked", async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readTranscript, transcriptLines } from "../../../src/feed/index.ts";
+import { TranscriptView } from "../../../src/ui/transcript-view.ts";
 import { KEY, makeConsole } from "./fixture.ts";
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -52,6 +53,36 @@ describe("TeamConsole: the transcript (t)", () => {
   });
 });
 
+describe("TranscriptView", () => {
+  it("reads again while its teammate works, once more when it stops working, then not", async () => {
+    let reads = 0;
+    const view = new TranscriptView("a", async () => [`read ${++reads}`], () => undefined);
+    await settle();
+    const refresh = async (status: "working" | "idle") => {
+      view.refresh([{ name: "a", status }]);
+      await settle();
+    };
+    await refresh("working");
+    await refresh("working");
+    expect(reads).toBe(3);
+    await refresh("idle"); // its last reply lands just before it goes idle
+    await refresh("idle");
+    await refresh("idle");
+    expect(reads).toBe(4);
+    expect(view.row.detail()).toEqual(["Transcript of @a", "read 4"]);
+  });
+
+  it("an error naming a path with escape sequences is drawn as one safe line", async () => {
+    const view = new TranscriptView("a", async () => {
+      throw new Error("ENOENT: /x/\x1b]52;c;cGF5bG9hZA==\x07\x1b[2Jevil.jsonl");
+    }, () => undefined);
+    await settle();
+    const [, line] = view.row.detail();
+    expect(line).toContain("could not read the transcript");
+    expect(line).not.toMatch(/\x1b|\x07/);
+  });
+});
+
 describe("a transcript from a session file", () => {
   const dirs: string[] = [];
   afterEach(async () => Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true }))));
@@ -62,9 +93,14 @@ describe("a transcript from a session file", () => {
       { type: "message", message: { role: "user", content: "do \x1b[31mit\x1b[0m" } },
       { type: "message", message: { role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "on it" }, { type: "toolCall", name: "bash", arguments: { command: "ls" } }] } },
       { type: "message", message: { role: "toolResult", toolName: "bash", isError: true, content: [{ type: "text", text: Array.from({ length: 12 }, (_, i) => `r${i}`).join("\n") }] } },
-      { type: "message", message: { role: "compactionSummary", summary: "s" } },
+      { type: "compaction", summary: "s" },
+      { type: "message", message: { role: "user", content: `${"x".repeat(5000)}\n${Array.from({ length: 300 }, () => "y").join("\n")}` } },
       "garbage",
     ]);
+    const long = lines.slice(lines.indexOf("— context compacted —") + 1);
+    expect(long[2]).toBe(`  ${"x".repeat(2000)}… (cut)`);
+    expect(long.at(-1)).toBe("  … (101 more lines)");
+    lines.splice(lines.indexOf("— context compacted —") + 1);
     expect(lines).toEqual([
       "", "user:", "  do it",
       "", "assistant:", "  on it", '  → bash {"command":"ls"}',

@@ -4,7 +4,8 @@
  * team state; and the stale-write guard covers it for worktree teammates too, so two teammates never
  * overwrite each other's notes.
  */
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { usableNotebook } from "../../../src/harness/teammate-sessions.ts";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkWriteScope } from "../../../src/guard/index.ts";
@@ -78,6 +79,22 @@ describe("the team notebook", () => {
     // Its own worktree is still unguarded by versions: a blind write there passes.
     await writeFile(join(wt, "x.txt"), "old\n");
     expect(await cal.write(join(wt, "x.txt"), "new\n")).toMatchObject({ blocked: false });
+  });
+
+  it("a notebook replaced by a symlink (to the agent dir) exempts nothing: Pi's configuration and the board stay refused", async () => {
+    const t = await team();
+    await rm(t.notebook, { recursive: true });
+    await symlink(t.agentDir, t.notebook);
+    const ann = t.mate("ann");
+    const out = await ann.edit(join(t.notebook, "settings.json"), "{}", '{"packages":["evil"]}');
+    expect(out.blocked).toBe(true);
+    expect(out.reason).toContain("Pi configuration is the user's");
+    expect((await ann.write(join(t.notebook, "extensions", "evil.ts"), "x")).blocked).toBe(true);
+    expect(await readFile(join(t.agentDir, "settings.json"), "utf8")).toBe("{}\n");
+    const notes: string[] = [];
+    expect(await usableNotebook(t.notebook, (n) => notes.push(n))).toBeUndefined();
+    expect(notes[0]).toContain("is not a directory (a symlink)");
+    expect(await usableNotebook(join(t.boardDir, "fresh-notebook"), () => undefined)).toBe(join(t.boardDir, "fresh-notebook"));
   });
 
   it("checkWriteScope: a target is in the notebook only when every form of it is", () => {
