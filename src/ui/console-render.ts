@@ -132,7 +132,7 @@ export function confirmQuestion(action: TeammateAction, name: string): string {
 }
 
 const LEGEND = {
-  teammates: "↑↓ move · Enter detail · t transcript · x stop · c compact · m model · q close",
+  teammates: "↑↓ move · Enter detail · t transcript · x stop · c compact · Tab page · q close",
   other: "↑↓/jk move · PgUp/PgDn · Enter detail · m model · Tab page · q close",
   detail: "↑↓/jk scroll · PgUp/PgDn page · Home/End · Esc/q back",
   confirm: "y yes · n/Esc no",

@@ -90,7 +90,8 @@ describe("intents in a peer's name", () => {
       const id = /FORGED-ID (\S+)/.exec(out)?.[1];
       expect(id, out).toBeDefined();
       await until(`${id} refused`, async () => ((await harnessLog(t)).includes(`refused: not signed by alice's spawn: intent ${join(t.boardDir, folder, `${id}.json`)}`) ? true : undefined), 15_000);
-      expect((await names(join(t.boardDir, folder, "invalid"))).some((n) => n.startsWith(`${id}.`))).toBe(true);
+      // The note may be written before the intent is moved aside: wait for the move too.
+      await until(`${id} in invalid/`, async () => ((await names(join(t.boardDir, folder, "invalid"))).some((n) => n.startsWith(`${id}.`)) ? true : undefined), 15_000);
       expect(await names(join(t.boardDir, folder))).not.toContain(`${id}.json`);
       expect(await names(t.boardDir)).not.toContain("decisions");
       return id!;
