@@ -14,7 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ModelCall, Reply } from "../tests/support/scripted-model.ts";
+import { contentText, type ModelCall, type Reply } from "../tests/support/scripted-model.ts";
 import { checkIsolation, onKept, type Observed } from "./isolation-checks.ts";
 import { call, pastCalls, received, since, withTimeout } from "./scripting.ts";
 import type { Phase, Stage } from "./stage.ts";
@@ -150,7 +150,9 @@ export function isolationPhase(): Phase {
   };
 
   const dee = (c: ModelCall): Reply => {
-    const done = pastCalls(c.messages);
+    // dee starts from a fork of cy's session (issue 20): only what follows its own kickoff is its work.
+    const kickoff = c.messages.findLastIndex((m) => m.role === "user" && contentText(m.content).includes(DEE_PROMPT));
+    const done = pastCalls(c.messages.slice(Math.max(0, kickoff)));
     if (done.some((t) => t.name === "send_message")) return { text: "Done." };
     if (!done.some((t) => t.name === "read")) return call("read", { path: "src/welcome.js" });
     if (!done.some((t) => t.name === "write")) return call("write", { path: "test/welcome.test.js", content: WELCOME_TEST });

@@ -7,6 +7,7 @@
  * task board (tasks, notices, claims, verify gate, results), then isolation (a shared-tree edit
  * guard, worktree teammates, a handoff), then a heartbeat (a stuck teammate).
  */
+import { resolve } from "node:path";
 import { boardPhase } from "./board-phase.ts";
 import { consolePhase } from "./console-phase.ts";
 import { isolationPhase } from "./isolation-phase.ts";
@@ -15,7 +16,10 @@ import { stallPhase } from "./stall-phase.ts";
 import { teamPhase } from "./team-phase.ts";
 import { Transcript } from "./transcript.ts";
 
-const PHASES: (() => Phase)[] = [teamPhase, boardPhase, isolationPhase, stallPhase, consolePhase];
+/** `--export <file>`: keep the run's HTML export there (the console phase writes it). */
+const EXPORT_AT = process.argv.indexOf("--export");
+const KEEP_EXPORT = EXPORT_AT >= 0 ? resolve(process.argv[EXPORT_AT + 1] ?? "team-run.html") : undefined;
+const PHASES: (() => Phase)[] = [teamPhase, boardPhase, isolationPhase, stallPhase, () => consolePhase(KEEP_EXPORT)];
 /** The phases must finish inside a minute (about 25 s idle, up to about 36 s on a busy 2-core machine). */
 const DEADLINE_MS = 60_000;
 

@@ -4,6 +4,7 @@ import { gaugeFromStats, type ContextGauge } from "../team/context.ts";
 import type { CompactionInfo } from "../team/compaction.ts";
 import type { Member } from "../team/member.ts";
 import type { TeammateOutput } from "../team/teammate-output.ts";
+import { RunTimeline } from "./run-timeline.ts";
 import { oneLine } from "./safe-text.ts";
 
 
@@ -80,9 +81,14 @@ export class TeamFeed {
   readonly #listeners = new Set<() => void>();
   /** Numbers the Mail rows: their `id`, which stays with a row while older ones are dropped. */
   #mailSeq = 0;
+  /** Incarnations whose first phase is on the timeline. */
+  readonly #timed = new Set<string>();
+  /** Phase and task changes with their times, for the run export (src/feed/run-timeline.ts). */
+  readonly timeline: RunTimeline;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
+    this.timeline = new RunTimeline(now);
   }
 
   /** The feed of one incarnation (by spawn id), created on first use. */
@@ -109,10 +115,15 @@ export class TeamFeed {
         f.tokens = m.state.life.activity.tokens;
         f.cost = m.state.life.activity.cost;
       }
+      if (!this.#timed.has(m.spawnId)) {
+        this.#timed.add(m.spawnId);
+        this.timeline.phase(m.name, m.spawnId, f.phase);
+      }
       if (f.phase === m.status) continue;
       if (f.phase === "starting") ready.push(m);
       f.phase = m.status;
       f.since = this.#now();
+      this.timeline.phase(m.name, m.spawnId, m.status);
       changed = true;
     }
     if (changed) this.#changed();

@@ -16,6 +16,7 @@ import { lastTeamRecord, sessionTeamRecordPort } from "./team-record.ts";
 import { restoredLeaderText, restoredUserText, restoreEnabled, TEAMMATES_RESTORED_EVENT, type RestoreOutcome } from "./team-restore.ts";
 import { registerLeaderTools } from "./tools.ts";
 import { registerTeamCommands } from "./commands.ts";
+import { exportAtEnd } from "./run-export.ts";
 import { FinishLine } from "./finish-line.ts";
 import { knownModels } from "./model-registry.ts";
 import { FINISH_ENTRY_TYPE, HARNESS_EVENT_TYPE, registerTeamRenderers, TEAMMATE_REPORT_TYPE } from "../ui/renderers.ts";
@@ -123,22 +124,23 @@ export function registerLeader(pi: ExtensionAPI): void {
   });
 
   /** Stops the session's team; returns the names of the teammates that were living. */
-  const stopTeam = async (): Promise<{ stopped: string[]; kept: string[] }> => {
+  const stopTeam = async (): Promise<{ stopped: string[]; kept: string[]; exported?: string }> => {
     const s = session;
     session = undefined;
     const living = s?.harness.members().filter((m) => m.living) ?? [];
     // Sorted: spawns run in parallel, so the order they registered in says nothing.
     const stopped = living.map((m) => m.name).sort((a, b) => a.localeCompare(b));
     await s?.close();
+    const exported = s && (await exportAtEnd(s, process.env)); // after the stop: the whole run
     // The leader's model gets no worktree_kept turn once the session ends: tell the user instead.
     const kept = living.flatMap((m) => (m.kept ? [`@${m.name}: git diff ${m.kept.base}..${m.kept.name}`] : []));
-    return { stopped, kept };
+    return { stopped, kept, ...(exported ? { exported } : {}) };
   };
   pi.on("session_shutdown", async (event, ctx) => {
-    const { stopped, kept } = await stopTeam();
+    const { stopped, kept, exported } = await stopTeam();
     // At quit no next instance tells the user whom this stopped: say it here.
     const ended = event.reason === "quit" ? endStopText(stopped) : undefined;
-    const told = [...(ended ? [ended] : []), ...(kept.length > 0 ? [`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`] : [])];
+    const told = [...(ended ? [ended] : []), ...(kept.length > 0 ? [`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`] : []), ...(exported ? [exported] : [])];
     if (told.length > 0) tellAtEnd(told.join("\n"), event.reason, ctx);
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
@@ -149,9 +151,10 @@ export function registerLeader(pi: ExtensionAPI): void {
     activities: () => (session ? [session.harness, session.board.activity] : []),
     stuck: () => session?.board.activity.stuck(),
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
-    stopTeam: () => stopTeam().then(({ stopped, kept }) => {
+    stopTeam: () => stopTeam().then(({ stopped, kept, exported }) => {
       const ended = endStopText(stopped);
       if (ended) process.stderr.write(`${ended}\n`);
+      if (exported) process.stderr.write(`${exported}\n`);
       if (kept.length > 0) process.stderr.write(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}\n`);
     }, () => undefined),
   });

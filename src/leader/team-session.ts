@@ -84,14 +84,18 @@ export class TeamSession {
   readonly #agentDir: string;
   /** The session-start sweep and reclaim of leftover worktrees (a worktree spawn waits for it). */
   #reclaimed: Promise<void> = Promise.resolve();
-  readonly #key: string;
+  /** The session key (src/store/session-key.ts): the board's and the runtime dir's name. */
+  readonly key: string;
   /** Shared by every capture of this session's worktrees: exit captures, spawns, the start-up reclaim. */
   readonly #worktreeLocks = new WorktreeLocks();
   /** Records the living team in the leader's session; paused while a restore runs. */
   readonly #recorder: TeamRecorder | undefined;
   #restoring = false;
   readonly #boardDir: string;
-  readonly #cwd: string;
+  /** The leader's working directory. */
+  readonly cwd: string;
+  /** The pi CLI teammates run (`process.execPath <piCli>`). */
+  readonly piCli: string;
   /** Rescans the board's intent folders while a teammate's board call is open (src/boardhost/board-calls.ts). */
   readonly #boardCalls = new BoardCallWatch(() => this.board.rescanIntents());
 
@@ -99,14 +103,15 @@ export class TeamSession {
     const key = sessionKey(o.sessionFile, o.cwd);
     const dir = agentDir(o.env);
     this.#agentDir = dir;
-    this.#key = key;
+    this.key = key;
     const boardPaths = boardLayout(dir, key);
     this.#boardDir = boardPaths.root;
     this.notebook = boardPaths.notebook;
-    this.#cwd = o.cwd;
+    this.cwd = o.cwd;
     this.#recorder = o.teamRecord ? new TeamRecorder(o.teamRecord, key) : undefined;
     const layout = runtimeLayout(dir, key);
     const piCli = resolvePiCli();
+    this.piCli = piCli;
     this.notes = new NoteLog({ file: join(layout.logDir, "harness.log") });
     const note = (text: string): void => this.notes.add(text);
     const pace = resolveNoticePace(o.env.PI_TEAMMATE_NOTICE_PACE_MS);
@@ -183,7 +188,10 @@ export class TeamSession {
     bus.on("delivery", ({ delivery }) => o.deliver(delivery));
     bus.on("lifeline", ({ member, text, ok }) => o.onLifeline?.(member.name, text, ok));
     bus.on("note", ({ note: n }) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`));
-    bus.on("board_changed", () => this.costs.observe(this.board.board, (id) => this.feed.get(id)));
+    bus.on("board_changed", () => {
+      this.costs.observe(this.board.board, (id) => this.feed.get(id));
+      this.feed.timeline.board(this.board.board);
+    });
     bus.on("reviewer_usage", ({ taskId, usage }) => this.costs.reviewer(taskId, usage));
     // The team as living now, while the session is open: the stops at its end are not recorded.
     const record = (): void => {
@@ -213,10 +221,10 @@ export class TeamSession {
     // Runtime dirs of sessions whose leader is gone; never a living leader's (the lock decides).
     // Then the worktrees those sessions (or this one, before a crash) left uncommitted.
     const note = (text: string): void => this.notes.add(text);
-    this.#reclaimed = startSweep({ agentDir: this.#agentDir, ownKey: this.#key, note })
+    this.#reclaimed = startSweep({ agentDir: this.#agentDir, ownKey: this.key, note })
       .then(() => reclaimLeftoverWorktrees({
         agentDir: this.#agentDir,
-        ownKey: this.#key,
+        ownKey: this.key,
         inUse: (dir) => this.harness.members().some((m) => m.worktree?.dir === dir),
         note,
         locks: this.#worktreeLocks,
@@ -239,7 +247,7 @@ export class TeamSession {
       return await restoreTeam(record, {
         spawn: (req) => this.harness.spawn(req),
         // After the start-up reclaim: it deletes a killed teammate's branch that holds no work.
-        branchExists: async (branch) => (await this.#reclaimed, localBranchExists(this.#cwd, branch)),
+        branchExists: async (branch) => (await this.#reclaimed, localBranchExists(this.cwd, branch)),
         boardDir: this.#boardDir,
       });
     } finally {
