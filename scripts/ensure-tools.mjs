@@ -1,8 +1,8 @@
 // Some end-to-end tests need programs from the system: tmux (the real-terminal tests drive Pi's
-// TUI in it), bubblewrap and OpenSSH's server (the bwrap and ssh launcher tests). Where one is
-// missing, this installs it with the system's package manager (as root, or through
-// password-less sudo); where that cannot be done it prints why, and those tests skip with the
-// same reason.
+// TUI in it), bubblewrap and OpenSSH's server (the bwrap and ssh launcher tests), Chromium (the
+// run export's check). Where one is missing, this installs it with the system's package manager
+// (as root, or through password-less sudo); where that cannot be done it prints why, and those
+// tests skip with the same reason.
 import { spawnSync } from "node:child_process";
 
 const has = (cmd, args) => spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
@@ -12,6 +12,8 @@ export const TOOLS = [
   { name: "tmux", probe: ["tmux", ["-V"]], packages: { "apt-get": "tmux", dnf: "tmux", apk: "tmux", brew: "tmux" } },
   { name: "bubblewrap", probe: ["bwrap", ["--version"]], packages: { "apt-get": "bubblewrap", dnf: "bubblewrap", apk: "bubblewrap" } },
   { name: "sshd", probe: ["/usr/sbin/sshd", ["-V"]], packages: { "apt-get": "openssh-server", dnf: "openssh-server", apk: "openssh-server" } },
+  // The run export's check opens the page in headless Chromium (tests/e2e/run-export.test.ts).
+  { name: "chromium", probe: ["chromium", ["--version"]], packages: { "apt-get": "chromium", dnf: "chromium", apk: "chromium" } },
 ];
 
 /** Installs `tool` when it is missing. Returns undefined when it runs, else why it does not. */
