@@ -81,8 +81,8 @@ export class TeamFeed {
   readonly #listeners = new Set<() => void>();
   /** Numbers the Mail rows: their `id`, which stays with a row while older ones are dropped. */
   #mailSeq = 0;
-  /** Incarnations whose first phase is on the timeline. */
-  readonly #timed = new Set<string>();
+  /** Every incarnation seen, in the order first seen (the run export lists them all). */
+  readonly #incarnations = new Map<string, Member>();
   /** Phase and task changes with their times, for the run export (src/feed/run-timeline.ts). */
   readonly timeline: RunTimeline;
 
@@ -115,8 +115,8 @@ export class TeamFeed {
         f.tokens = m.state.life.activity.tokens;
         f.cost = m.state.life.activity.cost;
       }
-      if (!this.#timed.has(m.spawnId)) {
-        this.#timed.add(m.spawnId);
+      if (!this.#incarnations.has(m.spawnId)) {
+        this.#incarnations.set(m.spawnId, m);
         this.timeline.phase(m.name, m.spawnId, f.phase);
       }
       if (f.phase === m.status) continue;
@@ -181,6 +181,11 @@ export class TeamFeed {
   /** The feed of an incarnation seen before, by spawn id. */
   get(spawnId: string): MateFeed | undefined {
     return this.#mates.get(spawnId);
+  }
+
+  /** Every incarnation `phases` saw, stopped ones and those a respawn replaced included, oldest first. */
+  incarnations(): readonly Member[] {
+    return [...this.#incarnations.values()];
   }
 
   /** Mail rows, oldest first. */

@@ -27,7 +27,7 @@ export function registerTeamCommands(pi: ExtensionAPI, session: () => TeamSessio
       if (sub === undefined) return openConsole(ctx, s);
       const page = CONSOLE_PAGES.find((p) => p === sub.toLowerCase());
       if (page) return openConsole(ctx, s, page);
-      if (sub === "export") return exportCommand(s, rest.join(" "), tell);
+      if (sub === "export") return exportCommand(s, args.trim().slice(sub.length), tell);
       if (sub !== "model") return tell(`Unknown subcommand ${JSON.stringify(sub)}. ${AGENT_TEAMS_USAGE}`, "error");
       const known = knownModels(ctx);
       if (!known) return tell("pi-resident-teams: Pi's model registry could not be read; the team model is unchanged.", "error");
@@ -39,8 +39,9 @@ export function registerTeamCommands(pi: ExtensionAPI, session: () => TeamSessio
 
 /** `/agent-teams export [file]`: the file written and what it holds, or why it was not. */
 async function exportCommand(s: TeamSession, file: string, tell: (text: string, level: "info" | "error") => void): Promise<void> {
-  const target = exportFile(s.cwd, s.key, file || undefined);
+  let target = file;
   try {
+    target = await exportFile(s.cwd, s.key, file);
     const r = await writeRunExport(s, target);
     tell(`pi-resident-teams: run exported to ${r.file} (${r.transcripts} transcript${r.transcripts === 1 ? "" : "s"}).`, "info");
   } catch (error) {

@@ -124,38 +124,41 @@ export function registerLeader(pi: ExtensionAPI): void {
   });
 
   /** Stops the session's team; returns the names of the teammates that were living. */
-  const stopTeam = async (): Promise<{ stopped: string[]; kept: string[]; exported?: string }> => {
+  const stopTeam = async (): Promise<{ stopped: string[]; kept: string[]; closed?: TeamSession }> => {
     const s = session;
     session = undefined;
     const living = s?.harness.members().filter((m) => m.living) ?? [];
     // Sorted: spawns run in parallel, so the order they registered in says nothing.
     const stopped = living.map((m) => m.name).sort((a, b) => a.localeCompare(b));
     await s?.close();
-    const exported = s && (await exportAtEnd(s, process.env)); // after the stop: the whole run
     // The leader's model gets no worktree_kept turn once the session ends: tell the user instead.
     const kept = living.flatMap((m) => (m.kept ? [`@${m.name}: git diff ${m.kept.base}..${m.kept.name}`] : []));
-    return { stopped, kept, ...(exported ? { exported } : {}) };
+    return { stopped, kept, ...(s ? { closed: s } : {}) };
   };
   pi.on("session_shutdown", async (event, ctx) => {
-    const { stopped, kept, exported } = await stopTeam();
+    const { stopped, kept, closed } = await stopTeam();
     // At quit no next instance tells the user whom this stopped: say it here.
     const ended = event.reason === "quit" ? endStopText(stopped) : undefined;
-    const told = [...(ended ? [ended] : []), ...(kept.length > 0 ? [`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`] : []), ...(exported ? [exported] : [])];
+    const told = [...(ended ? [ended] : []), ...(kept.length > 0 ? [`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}`] : [])];
     if (told.length > 0) tellAtEnd(told.join("\n"), event.reason, ctx);
     // Never silent (W17): the next instance tells the user (and, after /reload, the leader's model).
     const unsaid = await leaveStopNotice({ agentDir: agentDir(process.env), reason: event.reason, teammates: stopped });
     if (unsaid) ctx.ui.notify(unsaid, "warning");
+    // Last, once the stop is told: the run as a page, for PI_TEAMMATE_EXPORT (src/leader/run-export.ts).
+    const exported = event.reason === "quit" && closed ? await exportAtEnd(closed, process.env) : undefined;
+    if (exported) tellAtEnd(exported, event.reason, ctx);
   });
   // `pi -p`: the run stays open while the team works (src/leader/headless.ts).
   registerHeadless(pi, {
     activities: () => (session ? [session.harness, session.board.activity] : []),
     stuck: () => session?.board.activity.stuck(),
     // A signal ended the run: no session_shutdown follows, so say here where the work was kept.
-    stopTeam: () => stopTeam().then(({ stopped, kept, exported }) => {
+    stopTeam: () => stopTeam().then(async ({ stopped, kept, closed }) => {
       const ended = endStopText(stopped);
       if (ended) process.stderr.write(`${ended}\n`);
-      if (exported) process.stderr.write(`${exported}\n`);
       if (kept.length > 0) process.stderr.write(`pi-resident-teams: teammates' work kept on branches:\n${kept.join("\n")}\n`);
+      const exported = closed && (await exportAtEnd(closed, process.env));
+      if (exported) process.stderr.write(`${exported}\n`);
     }, () => undefined),
   });
 

@@ -188,10 +188,8 @@ export class TeamSession {
     bus.on("delivery", ({ delivery }) => o.deliver(delivery));
     bus.on("lifeline", ({ member, text, ok }) => o.onLifeline?.(member.name, text, ok));
     bus.on("note", ({ note: n }) => note(`${n.teammate ? `@${n.teammate}: ` : ""}${n.text}`));
-    bus.on("board_changed", () => {
-      this.costs.observe(this.board.board, (id) => this.feed.get(id));
-      this.feed.timeline.board(this.board.board);
-    });
+    bus.on("board_changed", () => this.costs.observe(this.board.board, (id) => this.feed.get(id)));
+    bus.on("board_changed", () => this.feed.timeline.board(this.board.board));
     bus.on("reviewer_usage", ({ taskId, usage }) => this.costs.reviewer(taskId, usage));
     // The team as living now, while the session is open: the stops at its end are not recorded.
     const record = (): void => {

@@ -4,8 +4,8 @@
  * tasks it claimed, submitted and completed and for the messages it sent or got. Pure: the
  * events in, one `<svg>` string out; every text escaped.
  */
-import type { TimelineEvent } from "../feed/index.ts";
-import escapeHtml from "escape-html";
+import type { PhaseEvent, TimelineEvent } from "../feed/index.ts";
+import { html } from "./html-text.ts";
 
 /** A message as a mark: its time (ms), ends and title. */
 export interface TimelineMessage {
@@ -44,9 +44,23 @@ export function clockLabel(ms: number): string {
  */
 export function laneNames(events: readonly TimelineEvent[], extra: readonly string[] = []): string[] {
   const names: string[] = [];
-  for (const e of events) if (e.kind === "phase" && !names.includes(e.name)) names.push(e.name);
-  for (const n of extra) if (!names.includes(n)) names.push(n);
+  const add = (n: string): void => {
+    if (!names.some((x) => same(x, n))) names.push(n);
+  };
+  for (const e of events) if (e.kind === "phase") add(e.name);
+  for (const n of extra) add(n);
   return names;
+}
+
+/** Teammate names are case-insensitive (the harness keys them lower-cased): one lane for both spellings. */
+function same(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** A lane label fits the label column: at most 16 characters, the rest in the hover title. */
+function label(name: string): string {
+  const chars = Array.from(name);
+  return chars.length <= 16 ? name : `${chars.slice(0, 15).join("")}…`;
 }
 
 /**
@@ -68,27 +82,28 @@ export function timelineSvg(o: { events: readonly TimelineEvent[]; messages: rea
   names.forEach((name, i) => {
     const y = AXIS + i * LANE;
     const mid = y + LANE / 2;
-    out.push(`<g class="lane" data-teammate="${escapeHtml(name)}">`);
-    out.push(`<text x="${LABEL - 8}" y="${mid + 4}" text-anchor="end" fill="#222">@${escapeHtml(name)}</text>`);
-    const phases = o.events.filter((e) => e.kind === "phase" && e.name === name);
+    out.push(`<g class="lane" data-teammate="${html(name)}">`);
+    out.push(`<text x="${LABEL - 8}" y="${mid + 4}" text-anchor="end" fill="#222">@${html(label(name))}<title>@${html(name)}</title></text>`);
+    const phases = o.events.filter((e): e is PhaseEvent => e.kind === "phase" && same(e.name, name));
     phases.forEach((e, j) => {
-      const colour = e.kind === "phase" ? PHASE_COLOURS[e.phase] : undefined;
-      if (!colour || e.kind !== "phase") return;
-      const until = phases[j + 1]?.at ?? o.end;
+      const colour = PHASE_COLOURS[e.phase];
+      if (!colour) return;
+      // A bar ends at its incarnation's next change, else where the next incarnation begins.
+      const until = (phases.slice(j + 1).find((n) => n.spawnId === e.spawnId) ?? phases.slice(j + 1).find((n) => n.spawnId !== e.spawnId))?.at ?? o.end;
       const x1 = x(e.at);
       const w = Math.max(1, x(until) - x1);
-      out.push(`<rect class="phase ${e.phase}" x="${x1.toFixed(1)}" y="${y + 6}" width="${w.toFixed(1)}" height="${LANE - 12}" fill="${colour}"><title>@${escapeHtml(name)} ${e.phase} from ${clockLabel(e.at - o.start)} to ${clockLabel(until - o.start)}</title></rect>`);
+      out.push(`<rect class="phase ${e.phase}" x="${x1.toFixed(1)}" y="${y + 6}" width="${w.toFixed(1)}" height="${LANE - 12}" fill="${colour}"><title>@${html(name)} ${e.phase} from ${clockLabel(e.at - o.start)} to ${clockLabel(until - o.start)}</title></rect>`);
     });
     for (const m of o.messages) {
-      if (m.from !== name && !(m.to === name && !names.includes(m.from))) continue;
+      if (!same(m.from, name) && !(same(m.to, name) && !names.some((n) => same(n, m.from)))) continue;
       const px = x(m.at).toFixed(1);
-      out.push(`<line class="message" x1="${px}" y1="${y + 2}" x2="${px}" y2="${y + LANE - 2}" stroke="#3182bd" stroke-width="1.5"><title>${clockLabel(m.at - o.start)} ${escapeHtml(m.from)} → ${escapeHtml(m.to)}: ${escapeHtml(m.title)}</title></line>`);
+      out.push(`<line class="message" x1="${px}" y1="${y + 2}" x2="${px}" y2="${y + LANE - 2}" stroke="#3182bd" stroke-width="1.5"><title>${clockLabel(m.at - o.start)} ${html(m.from)} → ${html(m.to)}: ${html(m.title)}</title></line>`);
     }
     for (const e of o.events) {
-      if (e.kind !== "task" || e.who !== name) continue;
+      if (e.kind !== "task" || !e.who || !same(e.who, name)) continue;
       const glyph = TASK_GLYPHS[e.status];
       if (!glyph) continue;
-      out.push(`<text class="task ${e.status}" x="${x(e.at).toFixed(1)}" y="${mid + 4}" text-anchor="middle" fill="${glyph.colour}">${glyph.char}<title>${clockLabel(e.at - o.start)} ${escapeHtml(e.taskId)} ${e.status}: ${escapeHtml(e.subject)}</title></text>`);
+      out.push(`<text class="task ${e.status}" x="${x(e.at).toFixed(1)}" y="${mid + 4}" text-anchor="middle" fill="${glyph.colour}">${glyph.char}<title>${clockLabel(e.at - o.start)} ${html(e.taskId)} ${e.status}: ${html(e.subject)}</title></text>`);
     }
     out.push("</g>");
   });

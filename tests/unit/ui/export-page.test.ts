@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineEvent } from "../../../src/feed/index.ts";
-import { exportPage, type RunExportInput } from "../../../src/ui/export-page.ts";
+import { CSP, exportPage, type RunExportInput } from "../../../src/ui/export-page.ts";
 import { clockLabel, laneNames, timelineSvg } from "../../../src/ui/timeline-svg.ts";
 import { fixtureSnapshot, NOW } from "./fixture.ts";
 
@@ -19,6 +19,7 @@ function input(over: Partial<RunExportInput> = {}): RunExportInput {
       mail: [...snap.mail, { at: NOW - 1000, kind: "peer", from: "alice", to: "bob", title: EVIL, body: EVIL, receipt: "queued" }],
       tasks: snap.tasks.map((t, i) => (i === 0 ? { ...t, result: EVIL, findings: EVIL, subject: EVIL } : t)),
     },
+    teammates: snap.teammates.map((m, i) => ({ ...m, spawnId: `spawn-${i}` })),
     timeline: [phase(NOW - 60_000, "alice", "starting"), phase(NOW - 50_000, "alice", "working"), { kind: "task", at: NOW - 40_000, taskId: "t-1", subject: EVIL, status: "claimed", who: "alice" }],
     transcripts: [
       { name: "alice", spawnId: "a1", html: `<html><body><script>document.title="x"</script>${EVIL}</body></html>` },
@@ -36,6 +37,31 @@ describe("exportPage (issue 20, the run export)", () => {
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;");
+  });
+
+  it("forbids the page and its frames every request outside the file (Pi's script turns markdown images into <img>)", () => {
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
+    expect(CSP).toMatch(/^default-src 'none';/);
+    expect(CSP).not.toMatch(/https?:|\*/);
+  });
+
+  it("drops control characters a teammate put in its text, as the console does", () => {
+    const page = exportPage(input({ snapshot: { ...fixtureSnapshot(), mail: [{ at: NOW, kind: "peer", from: "a", to: "b", title: "t", body: "bell\x07 esc\x1b[31m nul\x00 tab\tend", receipt: "queued" }] } }));
+    expect(page).toContain("bell esc[31m nul tab\tend");
+    expect(page).not.toMatch(/[\x00\x07\x1b]/);
+  });
+
+  it("shows a message with no body by its title", () => {
+    const page = exportPage(input({ snapshot: { ...fixtureSnapshot(), mail: [{ at: NOW, kind: "peer", from: "a", to: "b", title: "(no content)", body: "", receipt: "queued" }] } }));
+    expect(page).toContain("<td>a → b</td><td>(no content)</td>");
+  });
+
+  it("lists every incarnation, a respawned name twice", () => {
+    const [first] = fixtureSnapshot().teammates;
+    const page = exportPage(input({ teammates: [{ ...first!, spawnId: "11111111-a" }, { ...first!, spawnId: "22222222-b" }] }));
+    expect(page).toContain("2 teammate incarnations");
+    expect(page).toContain("<code>11111111</code>");
+    expect(page).toContain("<code>22222222</code>");
   });
 
   it("embeds Pi's transcript export in a frame that may run its script but has no origin of its own", () => {
@@ -69,6 +95,20 @@ describe("timelineSvg", () => {
     expect(laneNames(events, ["a", "c"])).toEqual(["b", "a", "c"]);
     const svg = timelineSvg({ events, messages: [], start: 0, end: 1000, names: ["c"] });
     expect([...svg.matchAll(/<g class="lane" data-teammate="([^"]+)">/g)].map((m) => m[1])).toEqual(["b", "a", "c"]);
+  });
+
+  it("keeps one lane for a name spelt in two cases, and cuts a long label", () => {
+    const long = "a-very-long-teammate-name";
+    const svg = timelineSvg({ events: [phase(0, "Alice", "idle"), phase(5, "alice", "working", "s2"), phase(0, long, "idle")], messages: [], start: 0, end: 10 });
+    expect(svg.match(/<g class="lane"/g)).toHaveLength(2);
+    expect(svg).toContain("@a-very-long-tea…<title>@a-very-long-teammate-name</title>");
+  });
+
+  it("ends an incarnation's bar where the next one begins when its stop was not seen", () => {
+    const events = [phase(0, "a", "working", "s1"), phase(4000, "a", "starting", "s2")];
+    const svg = timelineSvg({ events, messages: [], start: 0, end: 10_000 });
+    expect(svg).toContain("@a working from 0s to 4s");
+    expect(svg).toContain("@a starting from 4s to 10s");
   });
 
   it("draws phase bars until the next change, and nothing once stopped", () => {
