@@ -3,7 +3,8 @@
  * the demo (a real leader pi, its teammates, the board scene with its reviewers) and ends with
  * `/agent-teams export`; the page opens in headless Chromium with no console error, draws one
  * timeline lane per teammate the run had, and embeds Pi's own export of each transcript, which
- * renders. `PI_TEAMMATE_EXPORT` does the same at the end of a `pi -p` run. The browser check is
+ * renders. `PI_TEAMMATE_EXPORT` does the same at the end of a `pi -p` run, and the command works
+ * in the real TUI (tmux). The browser check is
  * skipped where Chromium is missing; `UPDATE_DOCS=1` keeps the screenshot as docs/run-export.png.
  */
 import { execFile } from "node:child_process";
@@ -16,12 +17,16 @@ import { CHROMIUM, visitPage } from "../support/chromium.ts";
 import { closeHeadless, exitOf, startHeadless, type HeadlessRun } from "../support/headless.ts";
 import { agentFile, PACKAGE_DIR } from "../support/leader.ts";
 import type { ModelCall, Reply } from "../support/scripted-model.ts";
-import { sendCall, spawnCall } from "../support/team.ts";
+import { sendCall, spawnCall, waitUntil } from "../support/team.ts";
+import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
 const run = promisify(execFile);
 let dir: string | undefined;
 let headless: HeadlessRun | undefined;
+let tuiTeam: TuiTeam | undefined;
 afterEach(async () => {
+  await tuiTeam?.stop();
+  tuiTeam = undefined;
   if (headless) await closeHeadless(headless);
   headless = undefined;
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -89,5 +94,27 @@ describe("the run export", () => {
     // Pi's export of alice's session, inside the frame: its session data is base64 in a script tag.
     const data = /id=&quot;session-data&quot; type=&quot;application\/json&quot;&gt;([A-Za-z0-9+/=]+)&lt;/.exec(html)?.[1] ?? "";
     expect(Buffer.from(data, "base64").toString("utf8")).toContain("KICKOFF-EXPORT");
+  }, 120_000);
+
+  it.skipIf(!HAS_TMUX)("/agent-teams export in the real TUI writes the file it names and says where", async () => {
+    tuiTeam = await startTuiTeam({
+      size: { columns: 120, rows: 36 },
+      handler: (c) => {
+        if (c.agent === "leader") return c.lastUser === "SPAWN" && c.toolResults.length === 0 ? { toolCalls: [spawnCall("ada", "worker", "KICKOFF: report")] } : { text: "Noted." };
+        return c.toolResults.length > 0 ? { text: "Reported." } : { toolCalls: [sendCall("leader", "ada is done", "completed")] };
+      },
+      agents: { "worker.md": agentFile("worker", "You are a worker.", { tools: "read" }) },
+    });
+    const { tui: t, env } = tuiTeam;
+    await waitUntil("the TUI to show the model", () => /scripted-1\s*$/m.test(t.screen()), 30_000);
+    t.type("SPAWN");
+    await waitUntil("ada's report in the transcript", () => t.screen().includes("ada is done"), 30_000);
+    t.type('/agent-teams export "ada run.html"');
+    const file = join(env.cwd, "ada run.html");
+    await waitUntil("the export notice", () => t.screen().replace(/\s+/g, " ").includes("run exported to"), 30_000);
+    expect(t.screen().replace(/\s+/g, "")).toContain(`${file}(1transcript)`.replace(/\s+/g, ""));
+    const html = await readFile(file, "utf8");
+    expect(teammatesOf(html)).toEqual(["ada"]);
+    expect(html).toContain("ada is done");
   }, 120_000);
 });
