@@ -12,7 +12,7 @@ const CONTRACT = "references/contract.md";
 /** This file: its tags are examples of the pattern, not citations. */
 const SELF = "tests/unit/contract.test.ts";
 /** Where tags are cited, relative to the repo root. */
-const SCANNED = ["index.ts", "README.md", "src", "tests", "features", "references", "docs", "bench", "demo", "scripts"];
+const SCANNED = ["index.ts", "README.md", "CONTRIBUTING.md", "src", "tests", "features", "references", "docs", "bench", "demo", "scripts"];
 const TEXT_FILES = new Set([".ts", ".mts", ".mjs", ".js", ".md", ".feature"]);
 const SKIPPED_DIRS = new Set(["node_modules", ".git", ".tmp"]);
 
