@@ -1,4 +1,4 @@
-import { LEADER_NAME, TASK_BOARD, type MailKind } from "../mail/index.ts";
+import { LEADER_NAME, TASK_BOARD, USER_NAME, type MailKind } from "../mail/index.ts";
 import { compactionNote, COMPACTION_RECEIPT, type CompactionInfo } from "../team/compaction.ts";
 import type { Member } from "../team/member.ts";
 import type { AcceptedSubmission } from "../board/index.ts";
@@ -7,7 +7,7 @@ import type { LeaderDelivery } from "../team/leader-delivery.ts";
 import { titleOf, type TeamFeed } from "./team-feed.ts";
 
 function kindOf(from: string): MailKind {
-  return from === LEADER_NAME ? "leader" : from === TASK_BOARD ? "board" : "peer";
+  return from === LEADER_NAME ? "leader" : from === USER_NAME ? "user" : from === TASK_BOARD ? "board" : "peer";
 }
 
 /**

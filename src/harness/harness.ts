@@ -13,7 +13,7 @@ import { PEER_PAIR_CAP } from "../team/peer-pairs.ts";
 import type { SendRequest } from "../team/routing.ts";
 import { type LeaderHarnessOptions, type LeaderSendResult, type ResolvedHarnessOptions, type SpawnRequest, type SpawnResult } from "./harness-types.ts";
 import type { ActivityChange, TeamActivity } from "../team/team-activity.ts";
-import { livingOrRefuse, sendFromLeader, shutdownTeammate } from "./leader-orders.ts";
+import { interruptTeammate, livingOrRefuse, sendFromLeader, shutdownTeammate } from "./leader-orders.ts";
 import { acquireSessionLock, type SessionLock } from "./session-lock.ts";
 import { spawnTeammate } from "./spawn-teammate.ts";
 import { TeamDriver } from "./team-driver.ts";
@@ -193,11 +193,29 @@ export class LeaderHarness implements TeamActivity {
   }
 
   /**
+   * The user's message from the console (issue 21): routed as the leader's `send_message`
+   * (steered into a working teammate's run, else held for its next wake), from `user`.
+   * @throws TeamError `invalid_input` when the recipient is not a living teammate.
+   */
+  async sendFromUser(req: { to: string; message: string }): Promise<LeaderSendResult> {
+    return sendFromLeader(this.#team, this.#o, req, "user");
+  }
+
+  /**
    * Stops one teammate on request (R21), with no leader turn (R30). See src/harness/leader-orders.ts.
    * @throws TeamError `not_found` when no living teammate has that name.
    */
   async shutdown(name: string): Promise<{ name: string; exit: string }> {
     return shutdownTeammate(this.#team, this.#o, name);
+  }
+
+  /**
+   * The user's interrupt of a working teammate's run (the console's `a`, issue 21): it goes idle
+   * with its context and claims; no reminder, no leader turn. See src/harness/leader-orders.ts.
+   * @throws TeamError `not_found` (not a living teammate), `invalid_input` (not working).
+   */
+  async interrupt(name: string): Promise<string> {
+    return interruptTeammate(this.#team, name);
   }
 
   /**

@@ -112,7 +112,7 @@ export class TeamEffects {
    * (references/security.md). Never rejects.
    */
   #queue(m: Member, record: InboxRecord): Promise<void> {
-    this.#host.note(`leader → ${m.name}: queued`, m);
+    this.#host.note(`${record.from} → ${m.name}: queued`, m);
     return m.living ? this.#host.enqueue(m, () => [{ type: "mail", records: [record] }]) : Promise.resolve();
   }
 

@@ -17,6 +17,7 @@ import { restoredLeaderText, restoredUserText, restoreEnabled, TEAMMATES_RESTORE
 import { registerLeaderTools } from "./tools.ts";
 import { registerTeamCommands } from "./commands.ts";
 import { exportAtEnd } from "./run-export.ts";
+import { nextTurnNote } from "./user-orders.ts";
 import { FinishLine } from "./finish-line.ts";
 import { knownModels } from "./model-registry.ts";
 import { FINISH_ENTRY_TYPE, HARNESS_EVENT_TYPE, registerTeamRenderers, TEAMMATE_REPORT_TYPE } from "../ui/renderers.ts";
@@ -99,6 +100,7 @@ export function registerLeader(pi: ExtensionAPI): void {
       onFailedSubmission: (teammate, text) => pi.appendEntry(FINISH_ENTRY_TYPE, { teammate, text, ok: false }),
       boardTrail: sessionTrailPort(pi, ctx),
       teamRecord,
+      leaderNote: nextTurnNote(pi),
     });
     s.dialogs.attach(ctx.hasUI ? ctx.ui : undefined, ctx.mode); // teammates' dialogs reach the user (src/leader/dialog-relay.ts)
     for (const warning of s.warnings) ctx.ui.notify(warning, "warning");

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { localBranchExists, WorktreeLocks } from "../isolation/index.ts";
+import type { LeaderNote } from "./user-orders.ts";
 import { TeamRecorder, type TeamRecord, type TeamRecordPort } from "./team-record.ts";
 import { restoreTeam, type RestoreOutcome } from "./team-restore.ts";
 import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
@@ -48,6 +49,8 @@ export interface TeamSessionOptions {
   boardTrail?: BoardTrailPort;
   /** The leader's record of its living team in its Pi session (src/leader/team-record.ts). */
   teamRecord?: TeamRecordPort;
+  /** One harness event for the leader's next turn, starting none (the user's own orders, issue 21). */
+  leaderNote?: LeaderNote;
 }
 
 /**
@@ -81,6 +84,8 @@ export class TeamSession {
   readonly warnings: string[];
   /** Shows teammates' dialogs to the user; `attach` it to the session's `ctx.ui` at session_start. */
   readonly dialogs: DialogRelay;
+  /** Tells the leader's next turn what the user did by hand (src/leader/user-orders.ts). */
+  readonly leaderNote: LeaderNote;
   readonly #agentDir: string;
   /** The session-start sweep and reclaim of leftover worktrees (a worktree spawn waits for it). */
   #reclaimed: Promise<void> = Promise.resolve();
@@ -108,6 +113,7 @@ export class TeamSession {
     this.#boardDir = boardPaths.root;
     this.notebook = boardPaths.notebook;
     this.cwd = o.cwd;
+    this.leaderNote = o.leaderNote ?? (() => undefined);
     this.#recorder = o.teamRecord ? new TeamRecorder(o.teamRecord, key) : undefined;
     const layout = runtimeLayout(dir, key);
     const piCli = resolvePiCli();

@@ -8,6 +8,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { availableModels, knownModels } from "./model-registry.ts";
 import type { TeamSession } from "./team-session.ts";
 import { applyTeamModelCommand } from "../team/model-choice.ts";
+import { sendAsUser } from "./user-orders.ts";
 import { readTranscript } from "../feed/index.ts";
 import { sessionFileIn } from "../harness/index.ts";
 import { TeamConsole } from "../ui/console.ts";
@@ -55,6 +56,8 @@ export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "mode
       return `@${r.name} stopped: ${r.exit}`;
     },
     compact: (name) => s.harness.compact(name, "user"),
+    interrupt: (name) => s.harness.interrupt(name),
+    send: (name, text) => sendAsUser((req) => s.harness.sendFromUser(req), s.leaderNote, name, text),
     // Its latest incarnation's session file (issue 20); a stopped teammate's stays readable.
     transcript: async (name) => {
       const m = s.harness.members().find((x) => x.name === name);

@@ -67,10 +67,17 @@ export const InboxRecordSchema = Type.Object({
 export type InboxRecord = Static<typeof InboxRecordSchema>;
 
 /** What kind of traffic a piece of mail is, as the console's Mail page and the feed tell it apart. */
-export type MailKind = "report" | "peer" | "leader" | "board" | "dialog" | "note";
+export type MailKind = "report" | "peer" | "leader" | "user" | "board" | "dialog" | "note";
 
 /** The `from` of mail written by the leader. Reserved: no teammate may take this name (W13). */
 export const LEADER_NAME = "leader";
+
+/**
+ * The `from` of mail the user writes from the console (`/agent-teams send`, issue 21): it carries
+ * the user's authority. Reserved like {@link LEADER_NAME}: only the leader's process writes it,
+ * over the teammate's stdin, never in a file.
+ */
+export const USER_NAME = "user";
 
 /** The `from` of mail written by the task board (board notices). Reserved like {@link LEADER_NAME} (W13). */
 export const TASK_BOARD = "task-board";
@@ -99,8 +106,8 @@ export function parseInboxRecord(value: unknown): Checked<InboxRecord> {
  * Used by {@link parseInboxRecord} and as the inbox cursor's `refine`.
  */
 export function inboxRecordProblem(record: InboxRecord): string | undefined {
-  if (record.from === LEADER_NAME) {
-    return record.fromSpawnId === undefined ? undefined : `/fromSpawnId is ${JSON.stringify(record.fromSpawnId)}; expected missing for leader mail`;
+  if (record.from === LEADER_NAME || record.from === USER_NAME) {
+    return record.fromSpawnId === undefined ? undefined : `/fromSpawnId is ${JSON.stringify(record.fromSpawnId)}; expected missing for ${record.from} mail`;
   }
   if (record.fromSpawnId === undefined) return `/fromSpawnId missing; expected the sender's spawn id for peer mail from ${JSON.stringify(record.from)}`;
   return undefined;

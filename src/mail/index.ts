@@ -23,6 +23,7 @@ export {
   TASK_BOARD,
   TeammateNameSchema,
   TITLE_MAX_CHARS,
+  USER_NAME,
 } from "./envelope.ts";
 export type { InboxRecord, MailKind, OutboxRecord, ReportStatus } from "./envelope.ts";
 export {

@@ -5,7 +5,7 @@
  * is restricted to a path-safe alphabet and may not collide with the routing words the harness
  * itself uses.
  */
-import { LEADER_NAME, TASK_BOARD } from "../mail/envelope.ts";
+import { LEADER_NAME, TASK_BOARD, USER_NAME } from "../mail/envelope.ts";
 
 /** Longest accepted teammate name, in characters (R22). */
 export const TEAMMATE_NAME_MAX_LENGTH = 64;
@@ -20,7 +20,7 @@ export const NAME_CHARS_PATTERN = /^[A-Za-z][A-Za-z0-9._-]*$/;
  * Names a teammate may never take, compared case-insensitively: they are `from`/`to` values of the
  * harness and the board (W13) or broadcast words.
  */
-export const RESERVED_TEAMMATE_NAMES: readonly string[] = [LEADER_NAME, "harness", "all", "*", TASK_BOARD];
+export const RESERVED_TEAMMATE_NAMES: readonly string[] = [LEADER_NAME, USER_NAME, "harness", "all", "*", TASK_BOARD];
 
 /** Why a teammate name was refused. */
 export type TeammateNameProblem = "empty" | "too_long" | "reserved" | "bad_start" | "bad_chars" | "taken";

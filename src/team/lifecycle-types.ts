@@ -81,6 +81,8 @@ export interface Life {
   readonly activity: Activity;
   /** Text of the last assistant message, for the L31 event. */
   readonly lastText: string;
+  /** The user interrupted the current run: its settle sends no reminder and tells the leader nothing. */
+  readonly interrupted?: true;
   /** Sends issued so far; the next send's ticket. */
   readonly tickets: number;
   /** The end-of-life line of this incarnation was written (R55): its first terminal report. */
@@ -210,6 +212,8 @@ export type TeammateEvent =
   | { readonly type: "compaction_started" }
   /** That compaction ended (done, failed or never sent): held mail goes out, or the board hears it is free. */
   | { readonly type: "compaction_done" }
+  /** The user interrupts its run from the console (issue 21); the shell then sends RPC `abort`. */
+  | { readonly type: "user_interrupt" }
   /** The child closed (L21), its outbox drained; `stderrTail` quotes its last stderr lines; `claims` as `stop_requested`. */
   | { readonly type: "closed"; readonly exit: ExitInfo; readonly stderrTail: string; readonly claims?: readonly HeldClaim[] }
   | { readonly type: "tick" };

@@ -79,6 +79,12 @@ function onSettled(s: Living, openClaim: string | undefined, ctx: TransitionCont
   const runError = s.phase === "working" ? s.runError : undefined;
   const idle: Living = { phase: "idle", life: s.life, holdings: s.holdings };
   const effects: TeammateEffect[] = s.phase === "idle" ? [] : [{ type: "write_roster" }];
+  if (s.life.interrupted) {
+    // The user stopped this run by hand (issue 21): no reminder, no leader event; the gate stays
+    // as it was, so its next run still owes the report.
+    const { interrupted: _, ...life } = s.life;
+    return idleStep(withLife(idle, life), ctx, effects);
+  }
   const { life } = s;
   const owes = owesReport(life, openClaim);
   // A reminder belongs to one assignment: a claim other than the one reminded about starts over,
@@ -133,10 +139,11 @@ function onSent(s: Living, e: Extract<TeammateEvent, { type: "sent" }>, now: num
   if (!sending.runStarted && woke && life.reminder.step !== "none") life = { ...life, reminder: { ...life.reminder, wokenSince: true } };
   if (sending.leaderMessageId !== undefined) {
     effects.push({ type: "leader_result", id: sending.leaderMessageId, result: "steered" });
-    effects.push({ type: "note", text: `leader → ${ctx.facts.name}: ${e.started ? "steered into a new run (the last one had just ended)" : "steered"}` });
-  } else if (sending.mail.length > 0) {
-    effects.push({ type: "mail_delivered", via: sending.kind === "wake" || e.started ? "wake" : "steer", records: sending.mail });
+    const from = sending.mail[0]?.from ?? "leader"; // the leader's, or the user's from the console
+    effects.push({ type: "note", text: `${from} → ${ctx.facts.name}: ${e.started ? "steered into a new run (the last one had just ended)" : "steered"}` });
   }
+  // Every message written into the child is a Mail row, a leader's or the user's steer too.
+  if (sending.mail.length > 0) effects.push({ type: "mail_delivered", via: sending.kind === "wake" || e.started ? "wake" : "steer", records: sending.mail });
   let next: Living = withLife(s, life);
   if (next.phase === "idle" && !sending.runStarted && (sending.kind === "wake" || sending.kind === "reminder" || e.started === true)) {
     next = { phase: "working", life, runError: undefined, holdings: s.holdings };
@@ -283,6 +290,9 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
       const next = withLife(s, { ...s.life, compacting: false });
       return next.phase === "idle" ? idleStep(next, ctx, []) : { state: next, effects: [] };
     }
+    case "user_interrupt":
+      // Only a run can be interrupted; an idle teammate's next settle is its next run's.
+      return s.phase === "working" ? { state: withLife(s, { ...s.life, interrupted: true }), effects: [{ type: "note", text: `${ctx.facts.name}: run interrupted by the user` }] } : { state: s, effects: [] };
     case "tick": {
       if (s.phase !== "working" && s.phase !== "starting") return { state: s, effects: [] };
       const tier = stallDue(s.life.activity, ctx.heartbeat, now);

@@ -145,6 +145,10 @@ export interface ConsoleActions {
   setTeamModel(model: ModelChoice | undefined): Promise<string>;
   /** The transcript of the latest incarnation of `name`, living or stopped, as lines (issue 20). */
   transcript(name: string): Promise<readonly string[]>;
+  /** The user's message to `name` (issue 21): steered or queued as the leader's would be. */
+  send(name: string, text: string): Promise<string>;
+  /** Aborts `name`'s current run (issue 21): it goes idle with its context and claims. */
+  interrupt(name: string): Promise<string>;
 }
 
 /** One row of the widget under the editor: a starting or working teammate (R62). */

@@ -1,4 +1,4 @@
-import { wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { CONSOLE_PAGES, type ConsolePage, type ConsoleSnapshot } from "./console-model.ts";
 import { PAGE_VIEWS } from "./console-pages.ts";
 import type { ListCursor } from "./cursor.ts";
@@ -124,24 +124,29 @@ export function pad(lines: readonly string[], width: number, height: number): st
 }
 
 /** What `x` and `c` ask to do with a teammate. */
-export type TeammateAction = "shutdown" | "compact";
+export type TeammateAction = "shutdown" | "compact" | "interrupt";
 
 /** The in-component y/n question (a `ctx.ui.confirm` would hide under the overlay, pi-tui.md §6). */
 export function confirmQuestion(action: TeammateAction, name: string): string {
+  if (action === "interrupt") return `Interrupt ${at(name)}'s run (it stays, idle, with its context and claims)? y/n`;
   return action === "shutdown" ? `Shut down ${at(name)}? y/n` : `Compact ${at(name)}'s context? y/n`;
 }
 
 const LEGEND = {
-  teammates: "↑↓ move · Enter detail · t transcript · x stop · c compact · Tab page · q close",
+  teammates: "↑↓ move · Enter detail · s send · a interrupt · t transcript · x stop · c compact · Tab page · q close",
+  /** The same where the full one does not fit (80 columns). */
+  teammatesShort: "s send · a interrupt · t transcript · x stop · c compact · Tab page · q close",
   other: "↑↓/jk move · PgUp/PgDn · Enter detail · m model · Tab page · q close",
   detail: "↑↓/jk scroll · PgUp/PgDn page · Home/End · Esc/q back",
   confirm: "y yes · n/Esc no",
   picker: "type to filter · ↑↓ move · Enter pick · Esc back",
+  compose: "Enter send · Shift+Enter new line · Esc cancel",
 } as const;
 
 /** The one-line key legend of a mode (and page); the detail adds its position `8-14/40`. */
-export function legendText(mode: "list" | "detail" | "confirm" | "picker", page: ConsolePage, position?: { top: number; height: number; total: number }): string {
-  if (mode === "list") return page === "teammates" ? LEGEND.teammates : LEGEND.other;
+export function legendText(mode: "list" | "detail" | "confirm" | "picker" | "compose", page: ConsolePage, position?: { top: number; height: number; total: number }, width = Infinity): string {
+  if (mode === "list" && page === "teammates") return visibleWidth(LEGEND.teammates) + 1 <= width ? LEGEND.teammates : LEGEND.teammatesShort;
+  if (mode === "list") return LEGEND.other;
   if (!position) return LEGEND[mode];
   const { top, height, total } = position;
   return `${LEGEND[mode]} · ${Math.min(total, top + 1)}-${Math.min(total, top + height)}/${total}`;

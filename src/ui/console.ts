@@ -1,11 +1,12 @@
 import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
 import { errorText } from "../error-text.ts";
-import type { ConsolePage, ConsoleSnapshot } from "./console-model.ts";
+import type { ConsolePage, ConsoleSnapshot, TeammateRow } from "./console-model.ts";
 import type { TeamConsoleOptions } from "./console-options.ts";
 import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
 import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
 import { clamp, ListCursor } from "./cursor.ts";
 import { at, fit, oneLine } from "./format.ts";
+import { MessageComposer } from "./message-composer.ts";
 import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
 import { isLiving, teammateStatus } from "./page-teammates.ts";
@@ -18,13 +19,14 @@ type Mode =
   | { readonly kind: "list" }
   | { readonly kind: "detail"; readonly page: ConsolePage; row: PageRow; readonly transcript?: TranscriptView }
   | { readonly kind: "confirm"; readonly action: TeammateAction; readonly name: string }
-  | { readonly kind: "picker"; readonly picker: ModelPicker };
+  | { readonly kind: "picker"; readonly picker: ModelPicker }
+  | { readonly kind: "compose"; readonly composer: MessageComposer };
 
 /**
  * The full-screen `/agent-teams` console (R61): pages Teammates, Roles, Board and Mail (Tab,
  * Shift+Tab), a windowed list with the selection marked `▸` and bold/inverse, a scrolling
- * detail (Enter), in-component y/n for `x` (shut down) and `c` (compact), and a model picker
- * (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
+ * detail (Enter), in-component y/n for `x` (shut down), `c` (compact) and `a` (interrupt), a
+ * message composer (`s`, issue 21) and a model picker (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
  * `render(width)` returns exactly `tui.terminal.rows` lines, each at most `width` columns wide
  * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey` (CSI-u
  * safe, pi-tui.md §4). It takes keys only while Pi focuses it, none after `done` (L18).
@@ -65,6 +67,7 @@ export class TeamConsole implements Component, Focusable {
   set focused(value: boolean) {
     this.isFocused = value;
     if (this.mode.kind === "picker") this.mode.picker.focused = value;
+    if (this.mode.kind === "compose") this.mode.composer.focused = value;
   }
 
   /**
@@ -112,6 +115,7 @@ export class TeamConsole implements Component, Focusable {
   handleInput(data: string): void {
     if (this.closed) return;
     if (this.mode.kind === "picker") this.pickerKey(this.mode.picker, data);
+    else if (this.mode.kind === "compose") this.composeKey(this.mode.composer, data);
     else if (this.mode.kind === "confirm") this.confirmKey(this.mode, data);
     else if (this.mode.kind === "detail") this.detailKey(data);
     else this.listKey(data);
@@ -149,6 +153,7 @@ export class TeamConsole implements Component, Focusable {
       this.viewHeight = Math.max(1, height - 2);
       return this.mode.picker.render(width, height, theme);
     }
+    if (this.mode.kind === "compose") return this.mode.composer.render(width, height, theme);
     if (this.mode.kind === "detail") {
       if (this.wrapMemo.width !== width) this.wrapMemo = { width, lines: new Map() }; // wraps are per width
       const lines = detailLines(theme, this.mode.row, width, this.wrapMemo.lines);
@@ -172,7 +177,7 @@ export class TeamConsole implements Component, Focusable {
 
   private legend(width: number): string {
     const position = this.mode.kind === "detail" ? { top: this.detailTop, height: this.viewHeight, total: this.detailTotal } : undefined;
-    return fit(` ${this.o.theme.fg("dim", legendText(this.mode.kind, this.page, position))}`, width);
+    return fit(` ${this.o.theme.fg("dim", legendText(this.mode.kind, this.page, position, width))}`, width);
   }
 
   private kb(data: string, id: ConsoleKeybinding): boolean {
@@ -195,6 +200,28 @@ export class TeamConsole implements Component, Focusable {
     else if (matchesKey(data, "c")) this.askTeammate("compact");
     else if (matchesKey(data, "m")) this.openPicker();
     else if (matchesKey(data, "t")) this.openTranscript();
+    else if (matchesKey(data, "a")) this.askTeammate("interrupt");
+    else if (matchesKey(data, "s")) this.openComposer();
+  }
+
+  /** `s`: a message to the selected living teammate, from the user (issue 21). */
+  private openComposer(): void {
+    const t = this.livingSelected("s");
+    if (!t) return;
+    const composer = new MessageComposer(t.name, this.o.tui, this.o.theme, (text) => {
+      this.mode = { kind: "list" };
+      this.run(`Sending to ${at(t.name)}…`, () => this.o.actions.send(t.name, text));
+      this.changed();
+    });
+    composer.focused = this.isFocused;
+    this.mode = { kind: "compose", composer };
+  }
+
+  private composeKey(composer: MessageComposer, data: string): void {
+    if (matchesKey(data, "escape")) {
+      this.mode = { kind: "list" };
+      this.setStatus("Not sent.", "muted");
+    } else composer.type(data);
   }
 
   /** `t`: the selected teammate's transcript, from its session file, at its end (the latest). */
@@ -226,6 +253,7 @@ export class TeamConsole implements Component, Focusable {
       if (!now || !isLiving(now)) return this.setStatus(`${at(mode.name)} is not living any more.`, "warning");
       const { actions } = this.o;
       if (mode.action === "shutdown") this.run(`Shutting down ${at(mode.name)}…`, () => actions.shutdown(mode.name));
+      else if (mode.action === "interrupt") this.run(`Interrupting ${at(mode.name)}…`, () => actions.interrupt(mode.name));
       else this.run(`Compacting ${at(mode.name)}'s context…`, () => actions.compact(mode.name));
     } else if (matchesKey(data, "n") || this.kb(data, "tui.select.cancel")) {
       this.mode = { kind: "list" };
@@ -266,12 +294,19 @@ export class TeamConsole implements Component, Focusable {
   }
 
   private askTeammate(action: TeammateAction): void {
-    if (this.page !== "teammates") return this.setStatus("x and c act on the Teammates page (Tab to it).", "muted");
-    const t = this.selectedRow()?.teammate;
-    if (!t) return this.setStatus("No teammate selected.", "muted");
-    if (!isLiving(t)) return this.setStatus(`${at(t.name)} is not living (${teammateStatus(t, this.snap.now).text}).`, "warning");
-    if (t.status === "stopping" && action === "compact") return this.setStatus(`${at(t.name)} is stopping.`, "warning");
+    const t = this.livingSelected(action === "shutdown" ? "x" : action === "compact" ? "c" : "a");
+    if (!t) return;
+    if (t.status === "stopping" && action !== "shutdown") return this.setStatus(`${at(t.name)} is stopping.`, "warning");
     this.mode = { kind: "confirm", action, name: t.name };
+  }
+
+  /** The selected teammate if `key` may act on it (Teammates page, living), else a status line why not. */
+  private livingSelected(key: string): TeammateRow | undefined {
+    if (this.page !== "teammates") return void this.setStatus(`${key} acts on the Teammates page (Tab to it).`, "muted");
+    const t = this.selectedRow()?.teammate;
+    if (!t) return void this.setStatus("No teammate selected.", "muted");
+    if (!isLiving(t)) return void this.setStatus(`${at(t.name)} is not living (${teammateStatus(t, this.snap.now).text}).`, "warning");
+    return t;
   }
 
   private run(pending: string, call: () => Promise<string>): void {

@@ -18,7 +18,7 @@ const COLUMNS: readonly Column[] = [
   { title: "receipt", min: 8, max: 26, rank: 3 },
 ];
 
-const KIND_TONE: Record<MailKind, UiFg> = { report: "success", peer: "accent", leader: "accent", board: "muted", dialog: "warning", note: "dim" };
+const KIND_TONE: Record<MailKind, UiFg> = { report: "success", peer: "accent", leader: "accent", user: "warning", board: "muted", dialog: "warning", note: "dim" };
 
 /** The route of a message: `from → to`, names as they are (`leader`, `alice`). */
 export function mailRoute(m: MailRow): string {

@@ -8,7 +8,7 @@ import type { AgentDefinition, AgentDiscovery } from "../agents/index.ts";
 import type { Note } from "../feed/index.ts";
 import type { TaskCosts, Usage } from "../feed/index.ts";
 import { titleOf, type TeamFeed } from "../feed/index.ts";
-import { LEADER_NAME, TASK_BOARD } from "../mail/index.ts";
+import { LEADER_NAME, TASK_BOARD, USER_NAME } from "../mail/index.ts";
 import type { Member } from "../team/member.ts";
 import type { ConsoleSnapshot, MailRow, RoleRow, SkippedRole, TaskRow, TeammateRow, VerifyState } from "./console-model.ts";
 
@@ -180,7 +180,7 @@ function mailRows(s: SnapshotSources): MailRow[] {
   const queued = s.members.flatMap((m) => m.pendingMail.map((r): MailRow => ({
     id: `queued:${m.spawnId}:${r.from}:${r.id}`,
     at: r.at,
-    kind: r.from === LEADER_NAME ? "leader" : r.from === TASK_BOARD ? "board" : "peer",
+    kind: r.from === LEADER_NAME ? "leader" : r.from === USER_NAME ? "user" : r.from === TASK_BOARD ? "board" : "peer",
     from: r.from,
     to: m.name,
     title: titleOf(r.body),

@@ -48,7 +48,7 @@ describe("validateTeammateName (R22, W13)", () => {
   });
 
   it("lists the reserved words", () => {
-    expect([...RESERVED_TEAMMATE_NAMES].sort()).toEqual(["*", "all", "harness", "leader", "task-board"]);
+    expect([...RESERVED_TEAMMATE_NAMES].sort()).toEqual(["*", "all", "harness", "leader", "task-board", "user"]);
   });
 
   it("refuses a case-insensitive clash with a living teammate, naming it", () => {

@@ -260,6 +260,27 @@ describe("ending without a report (L31)", () => {
     expect(third.some((e) => e.type === "harness_event" || e.type === "send")).toBe(false);
   });
 
+  it("a run the user interrupted (issue 21) settles idle with no reminder, no leader event and no run-failed event; the next run still owes the report", () => {
+    const sim = working();
+    expect(sim.apply({ type: "user_interrupt" })).toEqual([{ type: "note", text: expect.stringContaining("run interrupted by the user") }]);
+    sim.apply({ type: "assistant_message", text: "", tokens: 0, cost: 0, error: "Request was aborted" });
+    const settled = sim.apply({ type: "run_settled", openClaim: "fix-a" });
+    expect(types(settled)).toEqual(["write_roster", "board_idle"]);
+    expect(statusOf(sim.state)).toBe("idle");
+    expect("life" in sim.state && sim.state.life.direct).toBe("open");
+    // Woken again, the run ends without a report: the usual single reminder.
+    sim.apply({ type: "mail", records: [simMail("go on")] });
+    sim.answer();
+    expect(sim.apply({ type: "run_settled", openClaim: "fix-a" })).toContainEqual(expect.objectContaining({ type: "send", kind: "reminder" }));
+  });
+
+  it("an interrupt of a teammate that is not working changes nothing", () => {
+    const sim = new LifecycleSim();
+    sim.apply({ type: "ready" });
+    expect(sim.apply({ type: "user_interrupt" })).toEqual([]);
+    expect("life" in sim.state && sim.state.life.interrupted).toBeUndefined();
+  });
+
   it("a terminal report means nothing is owed", () => {
     const sim = working();
     sim.apply({ type: "outbox", records: [simReport("completed")] });

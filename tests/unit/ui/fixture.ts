@@ -160,6 +160,8 @@ export function makeConsole(o: { rows?: number; columns?: number; page?: Console
     shutdown: vi.fn(async (name: string) => `Shut down @${name}.`),
     compact: vi.fn(async (name: string) => `Compacted @${name}: 120K → 30K.`),
     setTeamModel: vi.fn(async (m: ModelChoice | undefined) => (m ? `Team model set to ${m.provider}/${m.id}.` : "Team model cleared (Pi default).")),
+    send: vi.fn(async (name: string, text: string) => `@${name}: steered (${text.length} chars)`),
+    interrupt: vi.fn(async (name: string) => `@${name} interrupted: idle, with its context and claims`),
     transcript: vi.fn(async (name: string): Promise<readonly string[]> => ["", "user:", `  hello ${name}`, "", "assistant:", ...Array.from({ length: 60 }, (_, i) => `  line ${i + 1} of ${name}`)]),
   } satisfies ConsoleActions;
   const done = vi.fn();
