@@ -179,6 +179,9 @@ function reviewerPids(leaderPid: number, known: ReadonlySet<number>): Promise<nu
   });
 }
 
+/** The suggested prompt of `npm run demo -- --tui`: the board scene's user task. */
+export const BOARD_USER_TASK = USER_TASK;
+
 /** The board phase. */
 export function boardPhase(): Phase {
   let finish: () => void = () => undefined;
@@ -226,7 +229,7 @@ export function boardPhase(): Phase {
       const lastTool = pastCalls(c.messages).at(-1)?.name;
       const task = currentTask(c.messages);
       if ((lastTool === "write" || lastTool === "edit") && task) {
-        const summary = task === ids.helper ? "Added normalize(name) in src/names.js (trims, capitalises the first letter)." : "greet() passes the name through normalize().";
+        const summary = isHelper(task) ? "Added normalize(name) in src/names.js (trims, capitalises the first letter)." : "greet() passes the name through normalize().";
         return call("task_submit", { taskId: task, status: "completed", result: summary });
       }
       return { text: "Done for now." }; // a submit, claim or report result: end the turn
@@ -242,8 +245,12 @@ export function boardPhase(): Phase {
     return { text: "Nothing for me here." };
   };
 
+  // The helper task: its id from the leader's RPC stream, else its subject's slug (`npm run demo
+  // -- --tui` has no RPC stream: the leader is the user's own TUI).
+  const isHelper = (task: string): boolean => task === ids.helper || (ids.helper === undefined && task.startsWith("add-a-normalize"));
+
   const work = (task: string, attempt: "first" | "fix"): Reply => {
-    if (task === ids.helper) return { ...call("write", { path: "src/names.js", content: NAMES_SOURCE }), delayMs: EDIT_HOLD_MS };
+    if (isHelper(task)) return { ...call("write", { path: "src/names.js", content: NAMES_SOURCE }), delayMs: EDIT_HOLD_MS };
     return { ...call("edit", { path: "src/greet.js", edits: [attempt === "first" ? GREET_EDIT : GREET_FIX] }), delayMs: EDIT_HOLD_MS };
   };
 

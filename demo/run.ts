@@ -6,6 +6,7 @@
  * Phases run in order on one leader session: the team (mail, reports, steer, shutdown), then the
  * task board (tasks, notices, claims, verify gate, results), then isolation (a shared-tree edit
  * guard, worktree teammates, a handoff), then a heartbeat (a stuck teammate).
+ * `--tui` instead opens the real pi TUI in this terminal on the board scene (demo/try.ts).
  */
 import { resolve } from "node:path";
 import { boardPhase } from "./board-phase.ts";
@@ -15,6 +16,7 @@ import { openStage, type Phase } from "./stage.ts";
 import { stallPhase } from "./stall-phase.ts";
 import { teamPhase } from "./team-phase.ts";
 import { Transcript } from "./transcript.ts";
+import { tryTui } from "./try.ts";
 
 /** `--export <file>`: keep the run's HTML export there (the console phase writes it). */
 const EXPORT_AT = process.argv.indexOf("--export");
@@ -73,7 +75,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
+(process.argv.includes("--tui") ? tryTui() : main()).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -292,7 +292,7 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
     }
     case "user_interrupt":
       // Only a run can be interrupted; an idle teammate's next settle is its next run's.
-      return s.phase === "working" ? { state: withLife(s, { ...s.life, interrupted: true }), effects: [{ type: "note", text: `${ctx.facts.name}: run interrupted by the user` }] } : { state: s, effects: [] };
+      return s.phase === "working" ? { state: withLife(s, { ...s.life, interrupted: true }), effects: [{ type: "note", text: "run interrupted by the user" }] } : { state: s, effects: [] };
     case "tick": {
       if (s.phase !== "working" && s.phase !== "starting") return { state: s, effects: [] };
       const tier = stallDue(s.life.activity, ctx.heartbeat, now);

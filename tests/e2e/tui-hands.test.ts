@@ -1,0 +1,119 @@
+/**
+ * Issue 21 scopes 1 and 2 on the real pi TUI, driven in tmux: the user's own hands on the team.
+ * A message typed in the console (`s`, Pi's editor, Enter) reaches a working teammate's next
+ * model request in the same run; `/agent-teams send` reaches an idle one's wake; neither makes a
+ * leader model call, and both are Mail rows from `user`. `a` then `y` interrupts a teammate
+ * whose model call hangs: the call is abandoned, the teammate is idle and alive, the leader is
+ * not woken, and the interrupt is on the Mail page too.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { agentFile } from "../support/leader.ts";
+import { contentText, type ModelCall } from "../support/scripted-model.ts";
+import { isAlive, waitUntil } from "../support/team.ts";
+import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
+
+let team: TuiTeam | undefined;
+afterEach(async () => {
+  await team?.stop();
+  team = undefined;
+});
+
+const holds = new Set<() => void>();
+/** A model answer that never comes, until the test ends (the request stays pending). */
+const forever = (): Promise<never> => new Promise<never>(() => undefined);
+const said = (c: ModelCall, text: string): boolean => c.messages.some((m) => contentText(m.content ?? null).includes(text));
+
+describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
+  it("a console message steers a working teammate, /agent-teams send wakes an idle one, an interrupt leaves one idle and alive; no leader call, every action a Mail row", async () => {
+    let releaseAda!: () => void;
+    const adaMayGoOn = new Promise<void>((resolve) => (releaseAda = resolve));
+    holds.add(releaseAda);
+    team = await startTuiTeam({
+      size: { columns: 120, rows: 36 },
+      handler: async (c) => {
+        if (c.agent === "leader") {
+          if (c.lastUser === "SETUP" && c.toolResults.length === 0) {
+            return {
+              toolCalls: [
+                { name: "teammate_spawn", arguments: { name: "ada", agent: "worker", prompt: "Read notes.txt and wait." } },
+                { name: "teammate_spawn", arguments: { name: "bo", agent: "worker" } },
+                { name: "teammate_spawn", arguments: { name: "cy", agent: "worker", prompt: "Think hard." } },
+              ],
+            };
+          }
+          return { text: c.lastUser === "SETUP" ? "Team is up." : "Noted." };
+        }
+        if (c.agent === "ada") {
+          if (c.toolResults.length === 0) {
+            await adaMayGoOn; // working, its model call pending, while the user types
+            return { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] };
+          }
+          return forever(); // the request after the tool result is what the test reads
+        }
+        return forever(); // bo's wake and cy's kickoff: never answered (cy is interrupted)
+      },
+      agents: { "worker.md": agentFile("worker", "You work.", { tools: "read" }) },
+    });
+    const { tui: t, model: m } = team;
+    await waitUntil("the TUI to show the model", () => /scripted-1\s*$/m.test(t.screen()), 30_000);
+    t.type("SETUP");
+    await waitUntil("the spawns and the leader's answer", () => t.screen().includes("Team is up.") && m.callsOf("ada").length === 1 && m.callsOf("cy").length === 1, 30_000);
+    const leaderCalls = m.callsOf("leader").length;
+
+    t.type("/agent-teams");
+    await waitUntil("the console with three teammates", () => /@ada\b.*working/.test(t.screen()) && /@bo\b.*idle/.test(t.screen()) && /@cy\b.*working/.test(t.screen()), 15_000);
+    const select = async (name: string): Promise<void> => {
+      t.keys("Home");
+      for (let i = 0; i < 4 && !new RegExp(`▸ @${name}\\b`).test(t.screen()); i++) {
+        await new Promise((r) => setTimeout(r, 150));
+        if (!new RegExp(`▸ @${name}\\b`).test(t.screen())) t.keys("Down");
+      }
+      await waitUntil(`${name} selected`, () => new RegExp(`▸ @${name}\\b`).test(t.screen()), 5_000);
+    };
+
+    // s: a message to ada while her model call is pending.
+    await select("ada");
+    t.keys("s");
+    await waitUntil("the composer", () => t.screen().includes("Message to @ada"), 5_000);
+    t.literal("USER-MSG-ADA: keep the tests");
+    t.keys("Enter");
+    await waitUntil("the receipt", () => /@ada: steered/.test(t.screen()), 10_000);
+    releaseAda();
+    const adaNext = await m.waitForCall((c) => c.agent === "ada" && c.toolResults.length > 0, 20_000);
+    expect(said(adaNext, "USER-MSG-ADA: keep the tests")).toBe(true);
+    expect(said(adaNext, '<teammate-mail from="user">')).toBe(true);
+
+    // a, y: cy's run is interrupted; its pending model call is abandoned.
+    await select("cy");
+    t.keys("a");
+    await waitUntil("the y/n line", () => /Interrupt @cy's run/.test(t.screen()), 5_000);
+    t.keys("y");
+    await waitUntil("cy idle", () => /@cy interrupted/.test(t.screen()) && /@cy\b.*idle/.test(t.screen()), 20_000);
+    t.keys("q");
+    await waitUntil("the console to close", () => !/Tab page/.test(t.screen()), 5_000);
+
+    // /agent-teams send: bo's wake.
+    t.type("/agent-teams send bo USER-MSG-BO: start on the docs");
+    const boWake = await m.waitForCall((c) => c.agent === "bo", 20_000);
+    expect(said(boWake, "USER-MSG-BO: start on the docs")).toBe(true);
+    await waitUntil("the send's notice", () => /@bo: queued/.test(t.screen()), 10_000);
+
+    // Nothing of it started a leader turn; cy's process is alive; one model call each.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(m.callsOf("leader")).toHaveLength(leaderCalls);
+    expect(m.callsOf("cy")).toHaveLength(1);
+    const spawned = m.callsOf("leader").flatMap((c) => c.toolResults.map((r) => r.content)).join("\n");
+    const cyPid = Number(/Spawned teammate cy [^\n]*?pid (\d+)\)/.exec(spawned)?.[1]);
+    expect(cyPid, spawned).toBeGreaterThan(0);
+    expect(isAlive(cyPid)).toBe(true);
+
+    // The Mail page: both messages from user, and the interrupt's note.
+    t.type("/agent-teams mail");
+    await waitUntil("the Mail page", () => /\[Mail \d+\]/.test(t.screen()), 10_000);
+    const mail = t.screen();
+    expect(mail).toMatch(/user\s*→\s*ada.*steered/);
+    expect(mail).toMatch(/user\s*→\s*bo/);
+    expect(mail).toMatch(/run interrupted by the user/);
+    for (const release of holds) release();
+  }, 180_000);
+});
