@@ -77,6 +77,11 @@ export interface PlanNoticesInput {
   readonly synchronous?: boolean;
   /** Consider only these task ids (task_create passes the new task). */
   readonly onlyTaskIds?: readonly string[];
+  /**
+   * The user's own offer from the console (issue 21): only these teammates are told, and a task
+   * offered to another one, or one this teammate was told of before, is offered all the same.
+   */
+  readonly direct?: { readonly to: readonly string[] };
   /** Maximum tasks per notice; default `DEFAULT_TASKS_PER_NOTICE`. */
   readonly perNotice?: number;
 }
@@ -183,7 +188,7 @@ function recipientsOf(board: Board, book: NoticeBook, input: PlanNoticesInput, p
  * Shares `candidates` out round robin: each task goes to the next recipient that has not been
  * told about it in its current epoch and still has room. Stops once every notice is full.
  */
-function distribute(candidates: Iterable<Task>, entries: readonly NoticeEntry[], perNotice: number, eligible: (task: Task) => boolean): Task[][] {
+function distribute(candidates: Iterable<Task>, entries: readonly NoticeEntry[], perNotice: number, eligible: (task: Task) => boolean, again = false): Task[][] {
   const picks = entries.map(() => [] as Task[]);
   let turn = 0;
   let open = entries.length;
@@ -193,7 +198,7 @@ function distribute(candidates: Iterable<Task>, entries: readonly NoticeEntry[],
     for (let k = 0; k < entries.length; k++) {
       const i = (turn + k) % entries.length;
       const pick = picks[i] as Task[];
-      if (pick.length >= perNotice || (entries[i] as NoticeEntry).noticed.get(task.id) === task.noticeEpoch) continue;
+      if (pick.length >= perNotice || (!again && (entries[i] as NoticeEntry).noticed.get(task.id) === task.noticeEpoch)) continue;
       pick.push(task);
       if (pick.length === perNotice) open -= 1;
       turn = i + 1;
@@ -215,14 +220,15 @@ export function planNotices(board: Board, book: NoticeBook, input: PlanNoticesIn
   const assignments = input.assignments ?? [];
   const living = new Set(input.teammates.map((m) => m.name));
   for (const name of [...book.keys()]) if (!living.has(name)) book.delete(name);
-  const recipients = recipientsOf(board, book, input, paceMs);
+  const direct = input.direct;
+  const recipients = recipientsOf(board, book, input, paceMs).filter((r) => !direct || direct.to.includes(r.mate.name));
   if (recipients.length === 0) return { effects: [], notified: [] };
   const outstanding = new Set<string>();
   for (const entry of book.values()) for (const id of entry.offered) outstanding.add(id);
   const candidates: Iterable<Task> = input.onlyTaskIds
     ? input.onlyTaskIds.flatMap((id) => board.tasks.get(id) ?? [])
     : board.index.ready;
-  const picks = distribute(candidates, recipients.map((r) => r.entry), perNotice, (task) => !outstanding.has(task.id) && isClaimableNow(board, task, assignments));
+  const picks = distribute(candidates, recipients.map((r) => r.entry), perNotice, (task) => (direct !== undefined || !outstanding.has(task.id)) && isClaimableNow(board, task, assignments), direct !== undefined);
   const effects: Effect[] = [];
   const notified: string[] = [];
   recipients.forEach(({ mate, entry }, i) => {

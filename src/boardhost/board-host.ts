@@ -8,6 +8,7 @@ import {
   describeCreate,
   describeResubmit,
   gateOutcome,
+  heldBy,
   normalizeCreateInput,
   releaseHolder,
   renderTaskDetail,
@@ -216,6 +217,38 @@ export class BoardHost {
     const r = allowResubmit(this.#board, holder, this.#o.now());
     this.#apply(r.effects);
     return describeResubmit(r, holder);
+  }
+
+  /**
+   * The user's offer of pending `taskId` to teammate `name` (the console, issue 21): a board notice
+   * to that one teammate now, past the pace and past an offer to another. @returns the user's line.
+   * @throws TeamError `not_found` (no such task or living teammate), `invalid_input` (the task
+   * cannot be claimed now, or the teammate is working or holds other work; the reason is given).
+   */
+  offer(taskId: string, name: string): string {
+    this.#need("offer");
+    const task = this.#board.tasks.get(taskId);
+    if (!task) throw new TeamError("not_found", `offer: no task \`${taskId}\` on the board.`);
+    const mate = this.#o.mates().find((m) => m.name === name);
+    if (!mate) throw new TeamError("not_found", `offer: @${name} is not a living teammate.`);
+    const plan = this.#notices.plan({ synchronous: true, onlyTaskIds: [taskId], direct: { to: [name] } });
+    this.activity.changed();
+    if (plan.notified.length > 0) return `Offered \`${taskId}\` to @${name}: a board notice woke it.`;
+    const why = task.state.status !== "pending" ? `it is ${task.state.status}` : !mate.idle ? `@${name} is working` : heldBy(this.#board, name).length > 0 || mate.hasAssignment ? `@${name} holds other work` : (this.whyWaiting(taskId)?.text ?? "it cannot be claimed now");
+    throw new TeamError("invalid_input", `offer: \`${taskId}\` was not offered to @${name}: ${why}.`);
+  }
+
+  /**
+   * One more review attempt for parked `taskId` (the console, issue 21; as the leader's
+   * `send_message` with `reopen`, R45): its holder is told. @returns the user's line.
+   * @throws TeamError `not_found` (no such task), `invalid_input` (not parked).
+   */
+  allowAttempt(taskId: string): string {
+    this.#need("allow");
+    const state = this.#board.tasks.get(taskId)?.state;
+    if (!state) throw new TeamError("not_found", `allow: no task \`${taskId}\` on the board.`);
+    if (state.status !== "parked") throw new TeamError("invalid_input", `allow: \`${taskId}\` is ${state.status}; only a parked task can have one more attempt.`);
+    return this.allowResubmit(state.holding.holder) ?? `Board: \`${taskId}\` already had an attempt allowed.`;
   }
 
   /** Claimable work for teammate `name` and what its last notice offered (teammate_spawn wording). */

@@ -44,7 +44,7 @@ export class BoardNotices {
   }
 
   /** Plans and sends the notices due now (src/board/notices.ts), then re-arms the pace timer. */
-  plan(extra: { synchronous?: boolean; onlyTaskIds?: string[] } = {}): NoticePlan {
+  plan(extra: { synchronous?: boolean; onlyTaskIds?: string[]; direct?: { to: string[] } } = {}): NoticePlan {
     const mates = this.#o.mates();
     const plan = planNotices(this.#o.board(), this.#book, { ...this.#input(mates), ...extra });
     this.#o.apply(plan.effects);

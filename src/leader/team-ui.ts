@@ -8,7 +8,7 @@ import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { availableModels, knownModels } from "./model-registry.ts";
 import type { TeamSession } from "./team-session.ts";
 import { applyTeamModelCommand } from "../team/model-choice.ts";
-import { sendAsUser } from "./user-orders.ts";
+import { boardByUser, sendAsUser } from "./user-orders.ts";
 import { readTranscript } from "../feed/index.ts";
 import { sessionFileIn } from "../harness/index.ts";
 import { TeamConsole } from "../ui/console.ts";
@@ -50,6 +50,7 @@ export function installWidget(ctx: ExtensionContext, s: TeamSession): () => void
 
 /** What the console's actions do, for a session. */
 export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "modelRegistry">): ConsoleActions {
+  const user = { mail: (row: Parameters<TeamSession["feed"]["mail"]>[0]) => s.feed.mail(row), note: s.leaderNote };
   return {
     shutdown: async (name) => {
       const r = await s.harness.shutdown(name);
@@ -57,6 +58,9 @@ export function consoleActions(s: TeamSession, ctx: Pick<ExtensionContext, "mode
     },
     compact: (name) => s.harness.compact(name, "user"),
     interrupt: (name) => s.harness.interrupt(name),
+    createTask: async (args) => boardByUser(user, `task_create ${JSON.stringify(args)}`, () => s.board.create(args, s.boardLabel)),
+    offer: async (taskId, name) => boardByUser(user, `offer \`${taskId}\` to @${name}`, () => s.board.offer(taskId, name)),
+    allowAttempt: async (taskId) => boardByUser(user, `one more review attempt for \`${taskId}\``, () => s.board.allowAttempt(taskId)),
     send: (name, text) => sendAsUser((req) => s.harness.sendFromUser(req), s.leaderNote, name, text),
     // Its latest incarnation's session file (issue 20); a stopped teammate's stays readable.
     transcript: async (name) => {

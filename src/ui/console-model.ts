@@ -3,6 +3,7 @@
  * R62). A `ConsoleSnapshot` is built from the harness's memory (src/ui/snapshot.ts) when the team
  * changes, never from files on every frame; the components only format it. Times are epoch ms.
  */
+import type { TaskCreateArgs } from "../board/index.ts";
 import type { TaskStatus } from "../board/types.ts";
 import type { AgentScope } from "../agents/types.ts";
 import type { CompactionInfo } from "../team/compaction.ts";
@@ -149,6 +150,12 @@ export interface ConsoleActions {
   send(name: string, text: string): Promise<string>;
   /** Aborts `name`'s current run (issue 21): it goes idle with its context and claims. */
   interrupt(name: string): Promise<string>;
+  /** The user's new task (issue 21): the leader's task_create rules and errors. */
+  createTask(args: TaskCreateArgs): Promise<string>;
+  /** The user's offer of pending `taskId` to idle teammate `name`: a board notice to it alone, now. */
+  offer(taskId: string, name: string): Promise<string>;
+  /** One more review attempt for parked `taskId`; its holder is told. */
+  allowAttempt(taskId: string): Promise<string>;
 }
 
 /** One row of the widget under the editor: a starting or working teammate (R62). */

@@ -137,6 +137,10 @@ const LEGEND = {
   /** The same where the full one does not fit (80 columns). */
   teammatesShort: "s send · a interrupt · t transcript · x stop · c compact · Tab page · q close",
   other: "↑↓/jk move · PgUp/PgDn · Enter detail · m model · Tab page · q close",
+  board: "↑↓ move · Enter detail · n new task · o offer · r retry · m model · Tab page · q close",
+  boardShort: "Enter detail · n new task · o offer · r retry · m model · Tab page · q close",
+  form: "Tab/↑↓ field · Enter next (adds on the last) · Ctrl+S add · Esc cancel",
+  offer: "←→ teammate · Enter offer · Esc cancel",
   detail: "↑↓/jk scroll · PgUp/PgDn page · Home/End · Esc/q back",
   confirm: "y yes · n/Esc no",
   picker: "type to filter · ↑↓ move · Enter pick · Esc back",
@@ -144,8 +148,9 @@ const LEGEND = {
 } as const;
 
 /** The one-line key legend of a mode (and page); the detail adds its position `8-14/40`. */
-export function legendText(mode: "list" | "detail" | "confirm" | "picker" | "compose", page: ConsolePage, position?: { top: number; height: number; total: number }, width = Infinity): string {
+export function legendText(mode: "list" | "detail" | "confirm" | "picker" | "compose" | "form" | "offer", page: ConsolePage, position?: { top: number; height: number; total: number }, width = Infinity): string {
   if (mode === "list" && page === "teammates") return visibleWidth(LEGEND.teammates) + 1 <= width ? LEGEND.teammates : LEGEND.teammatesShort;
+  if (mode === "list" && page === "board") return visibleWidth(LEGEND.board) + 1 <= width ? LEGEND.board : LEGEND.boardShort;
   if (mode === "list") return LEGEND.other;
   if (!position) return LEGEND[mode];
   const { top, height, total } = position;

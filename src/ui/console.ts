@@ -7,6 +7,7 @@ import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderList
 import { clamp, ListCursor } from "./cursor.ts";
 import { at, fit, oneLine } from "./format.ts";
 import { MessageComposer } from "./message-composer.ts";
+import { TaskForm, taskFormArgs } from "./task-form.ts";
 import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
 import { isLiving, teammateStatus } from "./page-teammates.ts";
@@ -20,13 +21,16 @@ type Mode =
   | { readonly kind: "detail"; readonly page: ConsolePage; row: PageRow; readonly transcript?: TranscriptView }
   | { readonly kind: "confirm"; readonly action: TeammateAction; readonly name: string }
   | { readonly kind: "picker"; readonly picker: ModelPicker }
-  | { readonly kind: "compose"; readonly composer: MessageComposer };
+  | { readonly kind: "compose"; readonly composer: MessageComposer }
+  | { readonly kind: "form"; readonly form: TaskForm }
+  | { readonly kind: "offer"; readonly taskId: string; readonly names: readonly string[]; i: number };
 
 /**
  * The full-screen `/agent-teams` console (R61): pages Teammates, Roles, Board and Mail (Tab,
  * Shift+Tab), a windowed list with the selection marked `▸` and bold/inverse, a scrolling
  * detail (Enter), in-component y/n for `x` (shut down), `c` (compact) and `a` (interrupt), a
- * message composer (`s`, issue 21) and a model picker (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
+ * message composer (`s`, issue 21), the Board page's hands (`n` new task, `o` offer a pending
+ * task to a teammate, `r` one more attempt for a parked one) and a model picker (`m`). Open it as an overlay at `anchor: "top-left", width: "100%", maxHeight: "100%"`:
  * `render(width)` returns exactly `tui.terminal.rows` lines, each at most `width` columns wide
  * (L19). Configurable keys go through `keybindings.matches`, the rest through `matchesKey` (CSI-u
  * safe, pi-tui.md §4). It takes keys only while Pi focuses it, none after `done` (L18).
@@ -68,6 +72,7 @@ export class TeamConsole implements Component, Focusable {
     this.isFocused = value;
     if (this.mode.kind === "picker") this.mode.picker.focused = value;
     if (this.mode.kind === "compose") this.mode.composer.focused = value;
+    if (this.mode.kind === "form") this.mode.form.focused = value;
   }
 
   /**
@@ -116,6 +121,8 @@ export class TeamConsole implements Component, Focusable {
     if (this.closed) return;
     if (this.mode.kind === "picker") this.pickerKey(this.mode.picker, data);
     else if (this.mode.kind === "compose") this.composeKey(this.mode.composer, data);
+    else if (this.mode.kind === "form") this.formKey(this.mode.form, data);
+    else if (this.mode.kind === "offer") this.offerKey(this.mode, data);
     else if (this.mode.kind === "confirm") this.confirmKey(this.mode, data);
     else if (this.mode.kind === "detail") this.detailKey(data);
     else this.listKey(data);
@@ -154,6 +161,7 @@ export class TeamConsole implements Component, Focusable {
       return this.mode.picker.render(width, height, theme);
     }
     if (this.mode.kind === "compose") return this.mode.composer.render(width, height, theme);
+    if (this.mode.kind === "form") return this.mode.form.render(width, height, theme);
     if (this.mode.kind === "detail") {
       if (this.wrapMemo.width !== width) this.wrapMemo = { width, lines: new Map() }; // wraps are per width
       const lines = detailLines(theme, this.mode.row, width, this.wrapMemo.lines);
@@ -172,6 +180,11 @@ export class TeamConsole implements Component, Focusable {
   private statusLine(width: number): string {
     const { theme } = this.o;
     if (this.mode.kind === "confirm") return fit(` ${theme.bold(theme.fg("warning", confirmQuestion(this.mode.action, this.mode.name)))}`, width);
+    if (this.mode.kind === "offer") {
+      const { names, i, taskId } = this.mode;
+      const choices = names.map((n, j) => (j === i ? theme.inverse(` ${at(n)} `) : ` ${at(n)} `)).join(" ");
+      return fit(` ${theme.bold(`Offer #${oneLine(taskId)} to:`)} ${choices}`, width);
+    }
     return fit(this.status ? ` ${theme.fg(this.status.tone, this.status.text)}` : "", width);
   }
 
@@ -202,6 +215,77 @@ export class TeamConsole implements Component, Focusable {
     else if (matchesKey(data, "t")) this.openTranscript();
     else if (matchesKey(data, "a")) this.askTeammate("interrupt");
     else if (matchesKey(data, "s")) this.openComposer();
+    else if (matchesKey(data, "n")) this.openForm();
+    else if (matchesKey(data, "o")) this.openOffer();
+    else if (matchesKey(data, "r")) this.allowAttempt();
+  }
+
+  /** The selected task if `key` may act on it (Board page, `status`), else a status line why not. */
+  private taskSelected(key: string, status: string): string | undefined {
+    if (this.page !== "board") return void this.setStatus(`${key} acts on the Board page (Tab to it).`, "muted");
+    const t = this.selectedRow()?.task;
+    if (!t) return void this.setStatus("No task selected.", "muted");
+    if (t.status !== status) return void this.setStatus(`#${oneLine(t.id)} is ${t.status}; ${key} acts on a ${status} task.`, "warning");
+    return t.id;
+  }
+
+  /** `n` (Board page): the new-task form. */
+  private openForm(): void {
+    if (this.page !== "board") return this.setStatus("n adds a task on the Board page (Tab to it).", "muted");
+    const form = new TaskForm();
+    form.focused = this.isFocused;
+    this.mode = { kind: "form", form };
+  }
+
+  private formKey(form: TaskForm, data: string): void {
+    if (matchesKey(data, "escape")) {
+      this.mode = { kind: "list" };
+      return this.setStatus("No task added.", "muted");
+    }
+    if (matchesKey(data, "tab") || matchesKey(data, "down")) return form.move(1);
+    if (matchesKey(data, "shift+tab") || matchesKey(data, "up")) return form.move(-1);
+    const submit = matchesKey(data, "ctrl+s") || (matchesKey(data, "enter") && form.onLastField());
+    if (matchesKey(data, "enter") && !submit) return form.move(1);
+    if (!submit) return form.type(data);
+    const args = taskFormArgs(form.values());
+    // A refused task keeps the form, with the board's reason (the tool's own words) below it.
+    this.setStatus("Adding the task…", "muted");
+    this.o.actions.createTask(args).then(
+      (line) => {
+        if (this.mode.kind === "form" && this.mode.form === form) this.mode = { kind: "list" };
+        this.setStatus(oneLine(line), "success");
+        this.result = oneLine(line);
+      },
+      (error: unknown) => this.setStatus(oneLine(errorText(error)), "error"),
+    ).finally(() => this.changed());
+  }
+
+  /** `o` (Board page): offer the selected pending task to a living teammate, chosen with ←/→. */
+  private openOffer(): void {
+    const taskId = this.taskSelected("o", "pending");
+    if (!taskId) return;
+    const names = this.snap.teammates.filter((t) => t.status === "idle").map((t) => t.name);
+    if (names.length === 0) return this.setStatus("No idle teammate to offer it to.", "warning");
+    this.mode = { kind: "offer", taskId, names, i: 0 };
+  }
+
+  private offerKey(mode: Extract<Mode, { kind: "offer" }>, data: string): void {
+    if (this.kb(data, "tui.select.cancel")) {
+      this.mode = { kind: "list" };
+      this.setStatus("Not offered.", "muted");
+    } else if (matchesKey(data, "left") || matchesKey(data, "shift+tab")) mode.i = (mode.i - 1 + mode.names.length) % mode.names.length;
+    else if (matchesKey(data, "right") || matchesKey(data, "tab")) mode.i = (mode.i + 1) % mode.names.length;
+    else if (this.kb(data, "tui.select.confirm")) {
+      const name = mode.names[mode.i]!;
+      this.mode = { kind: "list" };
+      this.run(`Offering #${oneLine(mode.taskId)} to ${at(name)}…`, () => this.o.actions.offer(mode.taskId, name));
+    }
+  }
+
+  /** `r` (Board page): one more review attempt for the selected parked task. */
+  private allowAttempt(): void {
+    const taskId = this.taskSelected("r", "parked");
+    if (taskId) this.run(`Allowing #${oneLine(taskId)} one more attempt…`, () => this.o.actions.allowAttempt(taskId));
   }
 
   /** `s`: a message to the selected living teammate, from the user (issue 21). */

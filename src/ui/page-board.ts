@@ -120,6 +120,6 @@ export const BOARD_PAGE: PageView = {
   empty: "The board is empty. The leader adds tasks with task_create.",
   preface: (s) => [countsCells(s.counts)],
   rows(s: ConsoleSnapshot): PageRow[] {
-    return s.tasks.map((t) => ({ key: t.id, cells: cells(t), detail: () => taskDetail(t) }));
+    return s.tasks.map((t) => ({ key: t.id, cells: cells(t), task: t, detail: () => taskDetail(t) }));
   },
 };

@@ -1,4 +1,4 @@
-import type { ConsolePage, ConsoleSnapshot, TeammateRow } from "./console-model.ts";
+import type { ConsolePage, ConsoleSnapshot, TaskRow, TeammateRow } from "./console-model.ts";
 import type { Cell, Column } from "./table.ts";
 
 /**
@@ -30,6 +30,8 @@ export interface PageRow {
   readonly span?: boolean;
   /** The teammate the row is (Teammates page), for `x` and `c`. */
   readonly teammate?: TeammateRow;
+  /** The task the row is (Board page), for `o` and `r`. */
+  readonly task?: TaskRow;
   /** The full detail: a title line, then every field, wrapped by the console. */
   detail(): readonly string[];
 }

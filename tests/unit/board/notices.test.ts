@@ -15,9 +15,37 @@ const idle = (name: string, spawnId = `${name}-1`): NoticeTeammate => ({ name, s
 const busy = (name: string): NoticeTeammate => ({ ...idle(name), idle: false });
 const MIN = 60_000;
 
-function plan(board: Board, book: NoticeBook, teammates: NoticeTeammate[], now: number, extra: { synchronous?: boolean; paceMs?: number; onlyTaskIds?: string[]; assignments?: { name: string; resources: string[] }[] } = {}) {
+function plan(board: Board, book: NoticeBook, teammates: NoticeTeammate[], now: number, extra: { synchronous?: boolean; paceMs?: number; onlyTaskIds?: string[]; assignments?: { name: string; resources: string[] }[]; direct?: { to: string[] } } = {}) {
   return planNotices(board, book, { teammates, now, ...extra });
 }
+
+describe("planNotices: the user's direct offer (issue 21)", () => {
+  it("tells the chosen teammate alone, past the pace, past an offer to another and past its own earlier notice", () => {
+    const board = newBoard();
+    const book = createNoticeBook();
+    add(board, "A");
+    expect(plan(board, book, [idle("alice"), idle("bob")], 0).notified).toEqual(["alice"]); // a is outstanding with alice
+    plan(board, book, [idle("alice"), idle("bob")], 1); // bob: nothing left for him
+    const direct = { synchronous: true, onlyTaskIds: ["a"], direct: { to: ["bob"] } };
+    const offered = plan(board, book, [idle("alice"), idle("bob")], 2, direct);
+    expect(offered.notified).toEqual(["bob"]);
+    expect(offered.effects[0]).toMatchObject({ to: { name: "bob" }, taskIds: ["a"], synchronous: true });
+    // Offered again at once, though bob was just told of it in this epoch.
+    expect(plan(board, book, [idle("alice"), idle("bob")], 3, direct).notified).toEqual(["bob"]);
+  });
+
+  it("tells nobody when the chosen teammate is working, holds work, or the task cannot be claimed now", () => {
+    const board = newBoard();
+    const book = createNoticeBook();
+    add(board, "A");
+    add(board, { subject: "B", dependsOn: ["a"] });
+    const direct = (ids: string[], to: string) => ({ synchronous: true, onlyTaskIds: ids, direct: { to: [to] } });
+    expect(plan(board, book, [busy("bob")], 0, direct(["a"], "bob")).effects).toEqual([]);
+    expect(plan(board, book, [idle("bob")], 0, direct(["b"], "bob")).effects).toEqual([]); // waits for a
+    take(board, mate("bob"), "a");
+    expect(plan(board, book, [idle("bob")], 0, direct(["a"], "bob")).effects).toEqual([]);
+  });
+});
 
 describe("planNotices (R36, R54, L11)", () => {
   it("tells an idle teammate once about a claimable task", () => {

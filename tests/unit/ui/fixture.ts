@@ -1,5 +1,6 @@
 import { KeybindingsManager, stripTerminalSequences, TUI_KEYBINDINGS, visibleWidth } from "@earendil-works/pi-tui";
 import { expect, vi } from "vitest";
+import type { TaskCreateArgs } from "../../../src/board/index.ts";
 import type { ConsoleActions, ConsolePage, ConsoleSnapshot, MailRow, ModelChoice, TaskRow, TeammateRow } from "../../../src/ui/console-model.ts";
 import { TeamConsole } from "../../../src/ui/console.ts";
 import type { ThemeLike, UiFg } from "../../../src/ui/ports.ts";
@@ -162,6 +163,9 @@ export function makeConsole(o: { rows?: number; columns?: number; page?: Console
     setTeamModel: vi.fn(async (m: ModelChoice | undefined) => (m ? `Team model set to ${m.provider}/${m.id}.` : "Team model cleared (Pi default).")),
     send: vi.fn(async (name: string, text: string) => `@${name}: steered (${text.length} chars)`),
     interrupt: vi.fn(async (name: string) => `@${name} interrupted: idle, with its context and claims`),
+    createTask: vi.fn(async (args: TaskCreateArgs) => `Created task \`${args.subject.toLowerCase().replace(/\W+/g, "-")}\``),
+    offer: vi.fn(async (taskId: string, name: string) => `Offered \`${taskId}\` to @${name}: a board notice woke it.`),
+    allowAttempt: vi.fn(async (taskId: string) => `Board: one more review attempt allowed for \`${taskId}\``),
     transcript: vi.fn(async (name: string): Promise<readonly string[]> => ["", "user:", `  hello ${name}`, "", "assistant:", ...Array.from({ length: 60 }, (_, i) => `  line ${i + 1} of ${name}`)]),
   } satisfies ConsoleActions;
   const done = vi.fn();

@@ -26,7 +26,7 @@ describe("ports: Pi's real objects fit (L16)", () => {
       for (const t of UI_BG_TOKENS) expect(() => theme.bg(t, "x")).not.toThrow();
 
       const tui = { terminal: { rows: 20, columns: 80 }, requestRender: () => {} };
-      const actions = { shutdown: async () => "", compact: async () => "", setTeamModel: async () => "", transcript: async () => [], send: async () => "", interrupt: async () => "" };
+      const actions = { shutdown: async () => "", compact: async () => "", setTeamModel: async () => "", transcript: async () => [], send: async () => "", interrupt: async () => "", createTask: async () => "", offer: async () => "", allowAttempt: async () => "" };
       const c = new TeamConsole({ tui, theme, keybindings: new KeybindingsManager(TUI_KEYBINDINGS), snapshot: fixtureSnapshot, actions, models: () => MODELS, done: () => {} });
       for (let page = 0; page < 4; page++) {
         expectFrame(c.render(80), 80, 20);
