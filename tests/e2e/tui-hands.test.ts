@@ -116,4 +116,78 @@ describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
     expect(mail).toMatch(/run interrupted by the user/);
     for (const release of holds) release();
   }, 180_000);
+
+  it("a task added from the Board page is claimed; offering a task to a chosen teammate wakes that one and no other; both are Mail rows", async () => {
+    const notices = (c: ModelCall): string => c.messages.map((x) => contentText(x.content ?? null)).filter((t) => t.includes("Board notice")).join("\n");
+    team = await startTuiTeam({
+      size: { columns: 120, rows: 36 },
+      handler: (c) => {
+        if (c.agent === "leader") {
+          if (c.lastUser === "SETUP" && c.toolResults.length === 0) return { toolCalls: [{ name: "teammate_spawn", arguments: { name: "ana", agent: "worker" } }, { name: "teammate_spawn", arguments: { name: "ben", agent: "worker" } }] };
+          return { text: c.lastUser === "SETUP" ? "Team is up." : "Noted." };
+        }
+        const result = c.toolResults[0]?.content ?? "";
+        const claimed = /^Claimed task ([a-z0-9-]+)/.exec(result)?.[1];
+        if (claimed) return { toolCalls: [{ name: "task_submit", arguments: { taskId: claimed, status: "completed", result: "done" } }] };
+        if (result) return { text: "Done." };
+        // Claim only what the user made for claiming, and what the user offered to this one by hand.
+        const last = contentText(c.messages.at(-1)?.content ?? null);
+        const id = /- `(claim-me[a-z0-9-]*)`/.exec(last)?.[1];
+        if (id) return { toolCalls: [{ name: "task_claim", arguments: { taskId: id } }] };
+        return { text: "Not for me." };
+      },
+      agents: { "worker.md": agentFile("worker", "You work.", { tools: "read" }) },
+    });
+    const { tui: t, model: m } = team;
+    await waitUntil("the TUI to show the model", () => /scripted-1\s*$/m.test(t.screen()), 30_000);
+    t.type("SETUP");
+    await waitUntil("the spawns", () => t.screen().includes("Team is up."), 30_000);
+    t.type("/agent-teams board");
+    await waitUntil("the Board page", () => /\[Board 0\]/.test(t.screen()), 10_000);
+
+    // n: a task through the form (Enter moves field by field and adds on the last).
+    const addTask = async (subject: string): Promise<void> => {
+      t.keys("n");
+      await waitUntil("the form", () => t.screen().includes("New task"), 5_000);
+      t.literal(subject);
+      for (let i = 0; i < 6; i++) t.keys("Enter");
+      await waitUntil(`the board's answer for ${subject}`, () => /Created task/.test(t.screen()), 10_000);
+    };
+    await addTask("CLAIM-ME write the notes");
+    await waitUntil("a teammate claimed and completed it", () => m.calls.some((c) => c.toolResults.some((r) => r.content.startsWith("Claimed task claim-me-write-the-notes"))), 30_000);
+    await waitUntil("its row completed", () => /#claim-me-write-the-notes\b.*completed/.test(t.screen()), 15_000);
+
+    await addTask("Later work");
+    await waitUntil("both teammates passed over it", () => ["ana", "ben"].every((n) => m.callsOf(n).some((c) => notices(c).includes("later-work"))), 30_000);
+    await new Promise((r) => setTimeout(r, 500)); // their runs settle
+    const anaCalls = m.callsOf("ana").length;
+    const benCalls = m.callsOf("ben").length;
+
+    // o: offer it to ben by hand; ←/→ picks him.
+    t.keys("Home");
+    for (let i = 0; i < 3 && !/▸ #later-work/.test(t.screen()); i++) {
+      t.keys("Down");
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    await waitUntil("later-work selected", () => /▸ #later-work/.test(t.screen()), 5_000);
+    t.keys("o");
+    await waitUntil("the offer line", () => /Offer #later-work to:/.test(t.screen()), 5_000);
+    // The chosen one is drawn inverse, which a capture does not show: move by position, from the first.
+    const offerLine = t.screen().split("\n").find((l) => l.includes("Offer #later-work")) ?? "";
+    const order = [...offerLine.matchAll(/@([a-z]+)/g)].map((x) => x[1]);
+    expect(order).toEqual(expect.arrayContaining(["ana", "ben"]));
+    for (let i = 0; i < order.indexOf("ben"); i++) t.keys("Right");
+    t.keys("Enter");
+    await waitUntil("the offer's answer", () => /Offered `?later-work`? to @ben/.test(t.screen()), 10_000);
+    const benWake = await m.waitForCall((c) => c.agent === "ben" && m.callsOf("ben").indexOf(c) >= benCalls && notices(c).includes("later-work"), 20_000);
+    expect(benWake).toBeDefined();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(m.callsOf("ana")).toHaveLength(anaCalls);
+
+    t.keys("Tab"); // Mail
+    await waitUntil("the Mail page", () => /\[Mail \d+\]/.test(t.screen()), 10_000);
+    const mail = t.screen();
+    expect(mail).toMatch(/user\s*→\s*task-board\s+task_create/);
+    expect(mail).toMatch(/user\s*→\s*task-board\s+offer `later-work` to @ben/);
+  }, 180_000);
 });
