@@ -7,6 +7,7 @@ import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderList
 import { clamp, ListCursor } from "./cursor.ts";
 import { at, fit, oneLine } from "./format.ts";
 import { MessageComposer } from "./message-composer.ts";
+import { OfferChooser } from "./offer-chooser.ts";
 import { TaskForm, taskFormArgs } from "./task-form.ts";
 import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
@@ -23,7 +24,7 @@ type Mode =
   | { readonly kind: "picker"; readonly picker: ModelPicker }
   | { readonly kind: "compose"; readonly composer: MessageComposer }
   | { readonly kind: "form"; readonly form: TaskForm }
-  | { readonly kind: "offer"; readonly taskId: string; readonly names: readonly string[]; i: number };
+  | { readonly kind: "offer"; readonly chooser: OfferChooser };
 
 /**
  * The full-screen `/agent-teams` console (R61): pages Teammates, Roles, Board and Mail (Tab,
@@ -122,7 +123,7 @@ export class TeamConsole implements Component, Focusable {
     if (this.mode.kind === "picker") this.pickerKey(this.mode.picker, data);
     else if (this.mode.kind === "compose") this.composeKey(this.mode.composer, data);
     else if (this.mode.kind === "form") this.formKey(this.mode.form, data);
-    else if (this.mode.kind === "offer") this.offerKey(this.mode, data);
+    else if (this.mode.kind === "offer") this.offerKey(this.mode.chooser, data);
     else if (this.mode.kind === "confirm") this.confirmKey(this.mode, data);
     else if (this.mode.kind === "detail") this.detailKey(data);
     else this.listKey(data);
@@ -180,11 +181,7 @@ export class TeamConsole implements Component, Focusable {
   private statusLine(width: number): string {
     const { theme } = this.o;
     if (this.mode.kind === "confirm") return fit(` ${theme.bold(theme.fg("warning", confirmQuestion(this.mode.action, this.mode.name)))}`, width);
-    if (this.mode.kind === "offer") {
-      const { names, i, taskId } = this.mode;
-      const choices = names.map((n, j) => (j === i ? theme.inverse(` ${at(n)} `) : ` ${at(n)} `)).join(" ");
-      return fit(` ${theme.bold(`Offer #${oneLine(taskId)} to:`)} ${choices}`, width);
-    }
+    if (this.mode.kind === "offer") return fit(` ${this.mode.chooser.line(theme)}`, width);
     return fit(this.status ? ` ${theme.fg(this.status.tone, this.status.text)}` : "", width);
   }
 
@@ -234,19 +231,17 @@ export class TeamConsole implements Component, Focusable {
     if (this.page !== "board") return this.setStatus("n adds a task on the Board page (Tab to it).", "muted");
     const form = new TaskForm();
     form.focused = this.isFocused;
+    this.status = undefined; // the last action's line would read as the form's
     this.mode = { kind: "form", form };
   }
 
   private formKey(form: TaskForm, data: string): void {
-    if (matchesKey(data, "escape")) {
+    const done = form.key(data);
+    if (done === "cancel") {
       this.mode = { kind: "list" };
       return this.setStatus("No task added.", "muted");
     }
-    if (matchesKey(data, "tab") || matchesKey(data, "down")) return form.move(1);
-    if (matchesKey(data, "shift+tab") || matchesKey(data, "up")) return form.move(-1);
-    const submit = matchesKey(data, "ctrl+s") || (matchesKey(data, "enter") && form.onLastField());
-    if (matchesKey(data, "enter") && !submit) return form.move(1);
-    if (!submit) return form.type(data);
+    if (done !== "submit") return;
     const args = taskFormArgs(form.values());
     // A refused task keeps the form, with the board's reason (the tool's own words) below it.
     this.setStatus("Adding the task…", "muted");
@@ -266,20 +261,15 @@ export class TeamConsole implements Component, Focusable {
     if (!taskId) return;
     const names = this.snap.teammates.filter((t) => t.status === "idle").map((t) => t.name);
     if (names.length === 0) return this.setStatus("No idle teammate to offer it to.", "warning");
-    this.mode = { kind: "offer", taskId, names, i: 0 };
+    this.mode = { kind: "offer", chooser: new OfferChooser(taskId, names) };
   }
 
-  private offerKey(mode: Extract<Mode, { kind: "offer" }>, data: string): void {
-    if (this.kb(data, "tui.select.cancel")) {
-      this.mode = { kind: "list" };
-      this.setStatus("Not offered.", "muted");
-    } else if (matchesKey(data, "left") || matchesKey(data, "shift+tab")) mode.i = (mode.i - 1 + mode.names.length) % mode.names.length;
-    else if (matchesKey(data, "right") || matchesKey(data, "tab")) mode.i = (mode.i + 1) % mode.names.length;
-    else if (this.kb(data, "tui.select.confirm")) {
-      const name = mode.names[mode.i]!;
-      this.mode = { kind: "list" };
-      this.run(`Offering #${oneLine(mode.taskId)} to ${at(name)}…`, () => this.o.actions.offer(mode.taskId, name));
-    }
+  private offerKey(chooser: OfferChooser, data: string): void {
+    const choice = chooser.key(data, this.o.keybindings);
+    if (choice === undefined) return;
+    this.mode = { kind: "list" };
+    if (choice === "cancel") return this.setStatus("Not offered.", "muted");
+    this.run(`Offering #${oneLine(chooser.taskId)} to ${at(choice.offer)}…`, () => this.o.actions.offer(chooser.taskId, choice.offer));
   }
 
   /** `r` (Board page): one more review attempt for the selected parked task. */
@@ -302,10 +292,9 @@ export class TeamConsole implements Component, Focusable {
   }
 
   private composeKey(composer: MessageComposer, data: string): void {
-    if (matchesKey(data, "escape")) {
-      this.mode = { kind: "list" };
-      this.setStatus("Not sent.", "muted");
-    } else composer.type(data);
+    if (composer.key(data) !== "cancel") return;
+    this.mode = { kind: "list" };
+    this.setStatus("Not sent.", "muted");
   }
 
   /** `t`: the selected teammate's transcript, from its session file, at its end (the latest). */

@@ -1,4 +1,4 @@
-import { Editor, type EditorTheme, type TUI } from "@earendil-works/pi-tui";
+import { Editor, matchesKey, type EditorTheme, type TUI } from "@earendil-works/pi-tui";
 import { pad } from "./console-render.ts";
 import { at, fit } from "./format.ts";
 import type { ThemeLike, TuiLike } from "./ports.ts";
@@ -40,9 +40,11 @@ export class MessageComposer {
     this.editor.focused = value;
   }
 
-  /** One key for the editor. */
-  type(data: string): void {
+  /** One key: Esc is `cancel`; anything else goes to the editor (Enter sends through `onSubmit`). */
+  key(data: string): "cancel" | undefined {
+    if (matchesKey(data, "escape")) return "cancel";
     this.editor.handleInput(data);
+    return undefined;
   }
 
   /** Exactly `height` lines of `width` columns: who it is for, then the editor. */

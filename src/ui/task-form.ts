@@ -1,4 +1,4 @@
-import { Input } from "@earendil-works/pi-tui";
+import { Input, matchesKey } from "@earendil-works/pi-tui";
 import type { TaskCreateArgs } from "../board/index.ts";
 import { pad } from "./console-render.ts";
 import { fit } from "./format.ts";
@@ -60,20 +60,22 @@ export class TaskForm {
     return Object.fromEntries(TASK_FORM_FIELDS.map((f, i) => [f.key, this.inputs[i]!.getValue()])) as Record<FieldKey, string>;
   }
 
-  /** Moves to the next (1) or previous (-1) field, wrapping. */
-  move(delta: number): void {
+  private move(delta: number): void {
     this.field = (this.field + delta + TASK_FORM_FIELDS.length) % TASK_FORM_FIELDS.length;
     this.focused = this.focus;
   }
 
-  /** Whether the selection is on the last field (Enter submits there). */
-  onLastField(): boolean {
-    return this.field === TASK_FORM_FIELDS.length - 1;
-  }
-
-  /** One key for the focused field. */
-  type(data: string): void {
-    this.inputs[this.field]!.handleInput(data);
+  /**
+   * One key: Esc `cancel`; Ctrl+S, or Enter on the last field, `submit`; Tab/↓ and Enter the next
+   * field, Shift+Tab/↑ the previous; anything else goes to the focused field.
+   */
+  key(data: string): "cancel" | "submit" | undefined {
+    if (matchesKey(data, "escape")) return "cancel";
+    if (matchesKey(data, "ctrl+s") || (matchesKey(data, "enter") && this.field === TASK_FORM_FIELDS.length - 1)) return "submit";
+    if (matchesKey(data, "tab") || matchesKey(data, "down") || matchesKey(data, "enter")) this.move(1);
+    else if (matchesKey(data, "shift+tab") || matchesKey(data, "up")) this.move(-1);
+    else this.inputs[this.field]!.handleInput(data);
+    return undefined;
   }
 
   /** Exactly `height` lines of `width` columns: a title, then label, input and hint per field. */
@@ -81,10 +83,9 @@ export class TaskForm {
     const labelWidth = 13;
     const lines = [fit(` ${theme.bold("New task")} ${theme.fg("muted", "(from you: the same rules as the leader's task_create)")}`, width), ""];
     TASK_FORM_FIELDS.forEach((f, i) => {
-      const mark = i === this.field ? theme.fg("accent", "▸") : " ";
-      const label = `${mark} ${f.label}`.padEnd(labelWidth);
+      const label = f.label.padEnd(labelWidth - 2); // padded as plain text, then styled
       const input = this.inputs[i]!.render(Math.max(1, width - labelWidth - 1))[0] ?? "";
-      lines.push(fit(`${i === this.field ? theme.bold(label) : label} ${input}`, width));
+      lines.push(fit(i === this.field ? `${theme.fg("accent", "▸")} ${theme.bold(label)} ${input}` : `  ${label} ${input}`, width));
       lines.push(fit(`${" ".repeat(labelWidth + 1)}${theme.fg("dim", f.hint)}`, width));
     });
     return pad(lines, width, height);

@@ -6,12 +6,10 @@
  * while a teammate works and gone once it is idle. With PI_TEAMS_CONSOLE_CAPTURES
  * set to a directory, the captured pages are written there (docs/console.md is made from them).
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import { waitUntil } from "../support/team.ts";
-import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
+import { HAS_TMUX, keepCapture as keep, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
 const SPINNER = "[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]";
 /** The widget row of `name`: a spinner frame, the name, then its activity. */
@@ -23,13 +21,6 @@ afterEach(async () => {
   team = undefined;
 });
 
-/** The console's lines between its header and the editor, for the docs. */
-async function keep(name: string, screen: string): Promise<void> {
-  const dir = process.env.PI_TEAMS_CONSOLE_CAPTURES;
-  if (!dir) return;
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${name}.txt`), `${screen.replace(/\s+$/gm, "").trimEnd()}\n`);
-}
 
 describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
   it("shows teammates with gauges and the board, stops a teammate, gives the editor back, and the widget follows work", async () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import { contentText, type ModelCall } from "../support/scripted-model.ts";
 import { isAlive, waitUntil } from "../support/team.ts";
-import { HAS_TMUX, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
+import { HAS_TMUX, keepCapture, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
 let team: TuiTeam | undefined;
 afterEach(async () => {
@@ -76,6 +76,8 @@ describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
     t.keys("s");
     await waitUntil("the composer", () => t.screen().includes("Message to @ada"), 5_000);
     t.literal("USER-MSG-ADA: keep the tests");
+    await waitUntil("the typed text", () => t.screen().includes("USER-MSG-ADA: keep the tests"), 5_000);
+    await keepCapture("composer", t.screen());
     t.keys("Enter");
     await waitUntil("the receipt", () => /@ada: steered/.test(t.screen()), 10_000);
     releaseAda();
@@ -111,6 +113,7 @@ describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
     t.type("/agent-teams mail");
     await waitUntil("the Mail page", () => /\[Mail \d+\]/.test(t.screen()), 10_000);
     const mail = t.screen();
+    await keepCapture("mail-user", mail);
     expect(mail).toMatch(/user\s*→\s*ada.*steered/);
     expect(mail).toMatch(/user\s*→\s*bo/);
     expect(mail).toMatch(/run interrupted by the user/);
@@ -150,6 +153,8 @@ describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
       t.keys("n");
       await waitUntil("the form", () => t.screen().includes("New task"), 5_000);
       t.literal(subject);
+      await waitUntil("the typed subject", () => t.screen().includes(subject), 5_000);
+      await keepCapture("board-form", t.screen());
       for (let i = 0; i < 6; i++) t.keys("Enter");
       await waitUntil(`the board's answer for ${subject}`, () => /Created task/.test(t.screen()), 10_000);
     };

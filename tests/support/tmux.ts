@@ -1,7 +1,7 @@
 /** The real pi TUI in a private tmux server, for tests of what the user sees (send-keys, capture-pane). */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PACKAGE_DIR, writeAgents } from "./leader.ts";
 import { createPiEnv, type PiEnv } from "./pi-env.ts";
@@ -100,4 +100,15 @@ export async function startTuiTeam(o: {
     await env?.cleanup();
     throw error;
   }
+}
+
+/**
+ * With PI_TEAMS_CONSOLE_CAPTURES set to a directory, writes `screen` there as `<name>.txt`
+ * (trailing blanks cut), for docs/console.md; otherwise does nothing.
+ */
+export async function keepCapture(name: string, screen: string): Promise<void> {
+  const dir = process.env.PI_TEAMS_CONSOLE_CAPTURES;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${name}.txt`), `${screen.replace(/\s+$/gm, "").trimEnd()}\n`);
 }
