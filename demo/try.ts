@@ -3,9 +3,10 @@
  * scripted model (no provider, no key, no network), in a throwaway git project with the demo's
  * agent files. The suggested prompt waits in pi's editor (a small extension of the demo's own
  * puts it there); Enter plays the demo's board scene: two idle implementers
- * take a helper task and a dependent one, a reviewer fails then passes the second, and the
- * leader shuts them down. Watch the widget, the reports and `/agent-teams`. Quit pi (Ctrl+C
- * twice, or /quit) and everything is removed: the temp project, the agent dir, the model server.
+ * take a helper task and a dependent one, and a reviewer fails then passes the second. Unlike
+ * the printed demo, the leader then leaves them idle, so the console's keys can be tried on them
+ * (a message from `s` gets a scripted echo). Quit pi (Ctrl+C twice, or /quit) and everything is
+ * removed: the temp project, the agent dir, the model server.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -20,6 +21,9 @@ import { AGENTS, PROJECT_FILES } from "./project.ts";
 /** The notice under the prefilled prompt. */
 export const TUI_HINT = "pi-resident-teams demo (scripted model, no provider): press Enter to send the prompt in the editor. Watch the widget and the reports, open /agent-teams (Tab, s, a, t, q), and quit with Ctrl+C twice: the temp project goes with it.";
 
+/** The leader's last word of the scene, where the printed demo shuts the team down. */
+export const SCENE_DONE = "Both board tasks are completed and reviewed. ana and ben stay idle: open /agent-teams, select one and press s to write to it; Ctrl+C twice quits.";
+
 /** The leader's answer to anything but the suggested prompt. */
 const HINT = `This demo's scripted model knows one prompt. Type:\n\n${BOARD_USER_TASK}`;
 
@@ -27,7 +31,22 @@ const HINT = `This demo's scripted model knows one prompt. Type:\n\n${BOARD_USER
 export async function tryTui(): Promise<number> {
   const scene = boardPhase();
   const asked = (c: ModelCall): boolean => c.messages.some((m) => m.role === "user" && contentText(m.content).includes(BOARD_USER_TASK));
-  const model = await startScriptedModel({ handler: (c): Reply => (c.agent === "leader" && !asked(c) ? { text: HINT } : scene.reply(c)) });
+  let done = false;
+  const handler = (c: ModelCall): Reply => {
+    if (c.agent === "leader" && !asked(c)) return { text: HINT };
+    // Your own message from the console: a teammate echoes it to the leader, which notes it.
+    const fromYou = [...c.lastUser.matchAll(/<teammate-mail from="user">\n([\s\S]*?)\n<\/teammate-mail>/g)].map((m) => m[1]).at(-1);
+    if (fromYou !== undefined && c.toolResults.length === 0) return { toolCalls: [{ name: "send_message", arguments: { to: "leader", message: `The user wrote to me: "${fromYou}". (A scripted teammate: it only echoes.)`, status: "completed" } }] };
+    if (c.agent !== "leader" && c.toolResults.some((r) => r.content.startsWith("queued: report to leader"))) return { text: "Reported." };
+    if (c.agent === "leader" && done) return { text: "Noted." };
+    const reply = scene.reply(c);
+    if (c.agent === "leader" && reply.toolCalls?.some((t) => t.name === "teammate_shutdown")) {
+      done = true; // the team stays, idle, for you to try the console on
+      return { text: SCENE_DONE };
+    }
+    return reply;
+  };
+  const model = await startScriptedModel({ handler });
   const root = await mkdtemp(join(tmpdir(), "pi-teams-try-"));
   const cleanup = async (): Promise<void> => {
     await model.close();
