@@ -42,7 +42,7 @@ describe.skipIf(!HAS_TMUX)("npm run demo -- --tui", () => {
     t.type("/agent-teams board");
     await waitUntil("the console's Board page", () => /\[Board 2\]/.test(t.screen()) && (t.screen().match(/completed/g) ?? []).length >= 2, 15_000);
     // The teammates are still there to try the keys on: s writes to ana, who echoes it to the leader.
-    t.keys("Tab", "Tab", "Tab", "Home");
+    t.keys("Tab", "Tab", "Home"); // Board → Mail → Teammates
     await waitUntil("the Teammates page with ana idle", () => /▸ @ana\s+idle/.test(t.screen()), 10_000);
     t.keys("s");
     await waitUntil("the composer", () => t.screen().includes("Message to @ana"), 5_000);

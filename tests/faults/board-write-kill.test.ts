@@ -42,6 +42,20 @@ beforeAll(async () => {
   await execa(process.execPath, ["--snapshot-blob", BLOB, "--build-snapshot", BUNDLE], { cwd: BUILD, env: { NODE_NO_WARNINGS: "1" } });
 });
 
+/** Every this many kills in a lane, the kill waits for the child's first write to land. */
+const WITNESS_EVERY = 50;
+
+/** Resolves once board.json in `dir` parses with a revision above `loaded`, or after 10 s. */
+async function revisionAbove(dir: string, loaded: number): Promise<void> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < 10_000) {
+    const text = await readFile(join(dir, "board.json"), "utf8").catch(() => "");
+    const parsed = parseBoardFile(text);
+    if (parsed.ok && parsed.file.revision > loaded) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
 /** What one lane saw. */
 interface LaneResult {
   kills: number;
@@ -95,7 +109,12 @@ async function lane(kills: number, rnd: ReturnType<typeof seededRandom>): Promis
       const loaded = await w.ready;
       out.startMs += Date.now() - tk;
       if (w.moved()) out.movedAside++;
-      await new Promise((r) => setTimeout(r, rnd.int(0, 30)));
+      // Most kills land at a random 0-30 ms after ready. On a slow or loaded disk a first write can
+      // take longer than that every time, and a lane of unchanged files proves nothing: every
+      // WITNESS_EVERY-th kill waits until a write of this child landed, then kills it at once
+      // (often in its next write).
+      if (i % WITNESS_EVERY === WITNESS_EVERY - 1) await revisionAbove(dir, loaded);
+      else await new Promise((r) => setTimeout(r, rnd.int(0, 30)));
       w.child.kill("SIGKILL");
       await w.child;
       out.kills++;
@@ -136,7 +155,7 @@ describe("kill while writing board.json", () => {
       seconds: secondsSince(t0),
       seed: rnd.seed,
       lines: [
-        `${sum((l) => l.kills)} kills of the real writer (BoardSnapshots + write-file-atomic, 100 tasks, about 35 KB per write) in ${LANES} lanes, each at a random 0-30 ms after the writer was ready`,
+        `${sum((l) => l.kills)} kills of the real writer (BoardSnapshots + write-file-atomic, 100 tasks, about 35 KB per write) in ${LANES} lanes, each at a random 0-30 ms after the writer was ready (every ${WITNESS_EVERY}th right after one of its writes landed)`,
         `board.json parsed as a whole board after ${sum((l) => l.parsed)} of ${sum((l) => l.kills)} kills; failures: ${failures.length}; moved aside as corrupt by the next reader: ${sum((l) => l.movedAside)}`,
         `the old revision survived ${sum((l) => l.unchanged)} kills (killed before its first write finished); a newer one ${newer}; writer notes (failed writes): ${notes.length}`,
         `temp files (board.json.<n>) left behind by killed writes: ${sum((l) => l.tempLeft)} (the next leader removes them when it loads the board)`,
