@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
-import { waitUntil } from "../support/team.ts";
+import { leaderCommands, spawnCall, waitUntil } from "../support/team.ts";
 import { HAS_TMUX, keepCapture as keep, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
 const SPINNER = "[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]";
@@ -30,20 +30,16 @@ describe.skipIf(!HAS_TMUX)("/agent-teams console in the real TUI", () => {
       size: { columns: 120, rows: 36 },
       handler: async (c) => {
         if (c.agent === "leader") {
-          if (c.lastUser === "SETUP" && c.toolResults.length === 0) {
-            return {
-              toolCalls: [
-                { name: "teammate_spawn", arguments: { name: "ada", agent: "writer", prompt: "Write docs/guide.md from the notes." } },
-                { name: "teammate_spawn", arguments: { name: "bo", agent: "writer" } },
-                { name: "task_create", arguments: { subject: "Review the guide", resources: ["docs/guide.md"] } },
-                { name: "task_create", arguments: { subject: "Publish the guide", dependsOn: ["review-the-guide"] } },
-                // Two tasks of one subject: ids `add-multiply-function` and `add-multiply-function-2`.
-                { name: "task_create", arguments: { subject: "Add multiply function", dependsOn: ["review-the-guide"] } },
-                { name: "task_create", arguments: { subject: "Add multiply function", dependsOn: ["review-the-guide"] } },
-              ],
-            };
-          }
-          return { text: c.lastUser === "SETUP" ? "Team is up." : "Noted." };
+          const setup = [
+            spawnCall("ada", "writer", "Write docs/guide.md from the notes."),
+            spawnCall("bo", "writer"),
+            { name: "task_create", arguments: { subject: "Review the guide", resources: ["docs/guide.md"] } },
+            { name: "task_create", arguments: { subject: "Publish the guide", dependsOn: ["review-the-guide"] } },
+            // Two tasks of one subject: ids `add-multiply-function` and `add-multiply-function-2`.
+            { name: "task_create", arguments: { subject: "Add multiply function", dependsOn: ["review-the-guide"] } },
+            { name: "task_create", arguments: { subject: "Add multiply function", dependsOn: ["review-the-guide"] } },
+          ];
+          return leaderCommands({ SETUP: setup }, { SETUP: "Team is up." })(c);
         }
         if (c.agent === "ada") {
           if (c.toolResults.length === 0) {

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { agentFile } from "../support/leader.ts";
 import { contentText, type ModelCall } from "../support/scripted-model.ts";
-import { isAlive, waitUntil } from "../support/team.ts";
+import { isAlive, leaderCommands, spawnCall, waitUntil } from "../support/team.ts";
 import { HAS_TMUX, keepCapture, startTuiTeam, type TuiTeam } from "../support/tmux.ts";
 
 let team: TuiTeam | undefined;
@@ -32,16 +32,8 @@ describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
       size: { columns: 120, rows: 36 },
       handler: async (c) => {
         if (c.agent === "leader") {
-          if (c.lastUser === "SETUP" && c.toolResults.length === 0) {
-            return {
-              toolCalls: [
-                { name: "teammate_spawn", arguments: { name: "ada", agent: "worker", prompt: "Read notes.txt and wait." } },
-                { name: "teammate_spawn", arguments: { name: "bo", agent: "worker" } },
-                { name: "teammate_spawn", arguments: { name: "cy", agent: "worker", prompt: "Think hard." } },
-              ],
-            };
-          }
-          return { text: c.lastUser === "SETUP" ? "Team is up." : "Noted." };
+          const spawns = [spawnCall("ada", "worker", "Read notes.txt and wait."), spawnCall("bo", "worker"), spawnCall("cy", "worker", "Think hard.")];
+          return leaderCommands({ SETUP: spawns }, { SETUP: "Team is up." })(c);
         }
         if (c.agent === "ada") {
           if (c.toolResults.length === 0) {
@@ -125,10 +117,7 @@ describe.skipIf(!HAS_TMUX)("the user's hands in the real TUI", () => {
     team = await startTuiTeam({
       size: { columns: 120, rows: 36 },
       handler: (c) => {
-        if (c.agent === "leader") {
-          if (c.lastUser === "SETUP" && c.toolResults.length === 0) return { toolCalls: [{ name: "teammate_spawn", arguments: { name: "ana", agent: "worker" } }, { name: "teammate_spawn", arguments: { name: "ben", agent: "worker" } }] };
-          return { text: c.lastUser === "SETUP" ? "Team is up." : "Noted." };
-        }
+        if (c.agent === "leader") return leaderCommands({ SETUP: [spawnCall("ana", "worker"), spawnCall("ben", "worker")] }, { SETUP: "Team is up." })(c);
         const result = c.toolResults[0]?.content ?? "";
         const claimed = /^Claimed task ([a-z0-9-]+)/.exec(result)?.[1];
         if (claimed) return { toolCalls: [{ name: "task_submit", arguments: { taskId: claimed, status: "completed", result: "done" } }] };

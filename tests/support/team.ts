@@ -50,12 +50,14 @@ export interface Team {
 
 /**
  * The leader answers a user prompt equal to a key of `commands` with those tool calls, and
- * everything else (tool results, reports, harness events) with a short text, so it never loops.
+ * everything else (tool results, reports, harness events) with a short text, so it never loops:
+ * `answers[prompt]` once that prompt's tool calls are done (the TUI tests wait for it), else
+ * "Noted.".
  */
-export function leaderCommands(commands: Record<string, ReplyToolCall[]>): AgentScript {
+export function leaderCommands(commands: Record<string, ReplyToolCall[]>, answers: Record<string, string> = {}): AgentScript {
   return (c) => {
     const calls = c.toolResults.length === 0 ? commands[c.lastUser] : undefined;
-    return calls ? { toolCalls: calls } : { text: "Noted." };
+    return calls ? { toolCalls: calls } : { text: answers[c.lastUser] ?? "Noted." };
   };
 }
 
