@@ -1,30 +1,22 @@
 import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
 import { errorText } from "../error-text.ts";
 import type { ConsolePage, ConsoleSnapshot, TeammateRow } from "./console-model.ts";
+import { ComposeMode, ConfirmMode, DetailMode, FormMode, OfferMode, PickerMode, type ConsoleMode, type ModeHost } from "./console-modes.ts";
 import type { TeamConsoleOptions } from "./console-options.ts";
 import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
-import { confirmQuestion, detailLines, legendText, pad, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
-import { clamp, ListCursor } from "./cursor.ts";
+import { legendText, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
+import { ListCursor } from "./cursor.ts";
 import { at, fit, oneLine } from "./format.ts";
 import { MessageComposer } from "./message-composer.ts";
+import { ModelPicker } from "./model-picker.ts";
 import { OfferChooser } from "./offer-chooser.ts";
-import { TaskForm, taskFormArgs } from "./task-form.ts";
-import { modelLabel, ModelPicker, PI_DEFAULT_LABEL } from "./model-picker.ts";
 import type { PageRow } from "./page.ts";
 import { isLiving, teammateStatus } from "./page-teammates.ts";
+import { TaskForm } from "./task-form.ts";
 import { TranscriptView } from "./transcript-view.ts";
 import type { ConsoleKeybinding, UiFg } from "./ports.ts";
 
 export type { TeamConsoleOptions } from "./console-options.ts";
-
-type Mode =
-  | { readonly kind: "list" }
-  | { readonly kind: "detail"; readonly page: ConsolePage; row: PageRow; readonly transcript?: TranscriptView }
-  | { readonly kind: "confirm"; readonly action: TeammateAction; readonly name: string }
-  | { readonly kind: "picker"; readonly picker: ModelPicker }
-  | { readonly kind: "compose"; readonly composer: MessageComposer }
-  | { readonly kind: "form"; readonly form: TaskForm }
-  | { readonly kind: "offer"; readonly chooser: OfferChooser };
 
 /**
  * The full-screen `/agent-teams` console (R61): pages Teammates, Roles, Board and Mail (Tab,
@@ -42,13 +34,12 @@ export class TeamConsole implements Component, Focusable {
   private page: ConsolePage;
   private readonly cursors: Record<ConsolePage, ListCursor>;
   private readonly rowsMemo = new Map<ConsolePage, readonly PageRow[]>();
-  private mode: Mode = { kind: "list" };
+  /** The open mode (console-modes.ts); undefined: the list. */
+  private mode: ConsoleMode | undefined;
+  private readonly host: ModeHost;
   private status: { readonly text: string; readonly tone: UiFg } | undefined;
   private result: string | undefined; // the last action's line, for `done`
-  private detailTop = 0;
-  private detailTotal = 0;
-  private wrapMemo = { width: -1, lines: new Map<string, readonly string[]>() }; // see detailLines
-  /** Rows of the list or detail window at the last render: the PgUp/PgDn step. */
+  /** Rows of the list window at the last render: the PgUp/PgDn step. */
   private viewHeight: number;
   private version = 0;
   private cache: { readonly key: string; readonly lines: readonly string[] } | undefined;
@@ -63,17 +54,30 @@ export class TeamConsole implements Component, Focusable {
     this.page = options.page ?? "teammates";
     this.viewHeight = Math.max(1, options.tui.terminal.rows - 4); // header, titles, status, legend
     this.cursors = { teammates: new ListCursor(), roles: new ListCursor(), board: new ListCursor(), mail: new ListCursor() };
+    this.host = {
+      o: options,
+      snapshot: () => this.snap,
+      rows: (page) => this.rows(page),
+      back: (from, status) => {
+        if (this.mode === from) this.mode = undefined;
+        if (status) this.status = status;
+      },
+      run: (pending, call) => this.run(pending, call),
+      setStatus: (text, tone, result) => {
+        this.status = { text, tone };
+        if (result) this.result = text;
+      },
+      changed: () => this.changed(),
+    };
   }
 
-  /** Focusable: set by the TUI; passed down to the picker's input (its cursor marker). */
+  /** Focusable: set by the TUI; passed down to an open mode's input (its cursor marker). */
   get focused(): boolean {
     return this.isFocused;
   }
   set focused(value: boolean) {
     this.isFocused = value;
-    if (this.mode.kind === "picker") this.mode.picker.focused = value;
-    if (this.mode.kind === "compose") this.mode.composer.focused = value;
-    if (this.mode.kind === "form") this.mode.form.focused = value;
+    this.mode?.focus?.(value);
   }
 
   /**
@@ -83,12 +87,7 @@ export class TeamConsole implements Component, Focusable {
   refresh(): void {
     this.snap = this.o.snapshot();
     this.rowsMemo.clear();
-    if (this.mode.kind === "detail" && this.mode.transcript) this.mode.transcript.refresh(this.snap.teammates);
-    else if (this.mode.kind === "detail") {
-      const { key } = this.mode.row;
-      const again = this.rows(this.mode.page).find((r) => r.key === key);
-      if (again) this.mode.row = again;
-    }
+    this.mode?.refresh?.();
     this.changed();
   }
 
@@ -117,15 +116,10 @@ export class TeamConsole implements Component, Focusable {
     return out;
   }
 
-  /** One key (raw terminal input) for the current mode; ignored once closed. */
+  /** One key (raw terminal input) for the open mode, else the list; ignored once closed. */
   handleInput(data: string): void {
     if (this.closed) return;
-    if (this.mode.kind === "picker") this.pickerKey(this.mode.picker, data);
-    else if (this.mode.kind === "compose") this.composeKey(this.mode.composer, data);
-    else if (this.mode.kind === "form") this.formKey(this.mode.form, data);
-    else if (this.mode.kind === "offer") this.offerKey(this.mode.chooser, data);
-    else if (this.mode.kind === "confirm") this.confirmKey(this.mode, data);
-    else if (this.mode.kind === "detail") this.detailKey(data);
+    if (this.mode) this.mode.key(data);
     else this.listKey(data);
     this.changed();
   }
@@ -156,38 +150,22 @@ export class TeamConsole implements Component, Focusable {
   }
 
   private body(width: number, height: number): string[] {
-    const { theme } = this.o;
-    if (this.mode.kind === "picker") {
-      this.viewHeight = Math.max(1, height - 2);
-      return this.mode.picker.render(width, height, theme);
-    }
-    if (this.mode.kind === "compose") return this.mode.composer.render(width, height, theme);
-    if (this.mode.kind === "form") return this.mode.form.render(width, height, theme);
-    if (this.mode.kind === "detail") {
-      if (this.wrapMemo.width !== width) this.wrapMemo = { width, lines: new Map() }; // wraps are per width
-      const lines = detailLines(theme, this.mode.row, width, this.wrapMemo.lines);
-      this.detailTotal = lines.length;
-      this.viewHeight = Math.max(1, height);
-      if (this.mode.transcript?.follow) this.detailTop = Number.MAX_SAFE_INTEGER; // stays at the end as lines arrive
-      this.detailTop = clamp(this.detailTop, 0, Math.max(0, lines.length - height));
-      return pad(lines.slice(this.detailTop, this.detailTop + height), width, height);
-    }
-    const list = { view: PAGE_VIEWS[this.page], snapshot: this.snap, rows: this.rows(this.page), cursor: this.cursors[this.page], theme };
+    const own = this.mode?.body?.(width, height);
+    if (own) return own;
+    const list = { view: PAGE_VIEWS[this.page], snapshot: this.snap, rows: this.rows(this.page), cursor: this.cursors[this.page], theme: this.o.theme };
     const { lines, listHeight } = renderListBody(list, width, height);
     this.viewHeight = Math.max(1, listHeight);
     return lines;
   }
 
   private statusLine(width: number): string {
-    const { theme } = this.o;
-    if (this.mode.kind === "confirm") return fit(` ${theme.bold(theme.fg("warning", confirmQuestion(this.mode.action, this.mode.name)))}`, width);
-    if (this.mode.kind === "offer") return fit(` ${this.mode.chooser.line(theme)}`, width);
-    return fit(this.status ? ` ${theme.fg(this.status.tone, this.status.text)}` : "", width);
+    const own = this.mode?.statusLine?.();
+    if (own !== undefined) return fit(` ${own}`, width);
+    return fit(this.status ? ` ${this.o.theme.fg(this.status.tone, this.status.text)}` : "", width);
   }
 
   private legend(width: number): string {
-    const position = this.mode.kind === "detail" ? { top: this.detailTop, height: this.viewHeight, total: this.detailTotal } : undefined;
-    return fit(` ${this.o.theme.fg("dim", legendText(this.mode.kind, this.page, position, width))}`, width);
+    return fit(` ${this.o.theme.fg("dim", legendText(this.mode?.kind ?? "list", this.page, this.mode?.position?.(), width))}`, width);
   }
 
   private kb(data: string, id: ConsoleKeybinding): boolean {
@@ -208,13 +186,18 @@ export class TeamConsole implements Component, Focusable {
     else if (matchesKey(data, "tab")) this.page = nextPage(this.page, 1);
     else if (matchesKey(data, "x")) this.askTeammate("shutdown");
     else if (matchesKey(data, "c")) this.askTeammate("compact");
-    else if (matchesKey(data, "m")) this.openPicker();
+    else if (matchesKey(data, "m")) this.open(new PickerMode(this.host, new ModelPicker(this.o.models())));
     else if (matchesKey(data, "t")) this.openTranscript();
     else if (matchesKey(data, "a")) this.askTeammate("interrupt");
     else if (matchesKey(data, "s")) this.openComposer();
     else if (matchesKey(data, "n")) this.openForm();
     else if (matchesKey(data, "o")) this.openOffer();
     else if (matchesKey(data, "r")) this.allowAttempt();
+  }
+
+  private open(mode: ConsoleMode): void {
+    mode.focus?.(this.isFocused);
+    this.mode = mode;
   }
 
   /** The selected task if `key` may act on it (Board page, `status`), else a status line why not. */
@@ -229,30 +212,8 @@ export class TeamConsole implements Component, Focusable {
   /** `n` (Board page): the new-task form. */
   private openForm(): void {
     if (this.page !== "board") return this.setStatus("n adds a task on the Board page (Tab to it).", "muted");
-    const form = new TaskForm();
-    form.focused = this.isFocused;
     this.status = undefined; // the last action's line would read as the form's
-    this.mode = { kind: "form", form };
-  }
-
-  private formKey(form: TaskForm, data: string): void {
-    const done = form.key(data);
-    if (done === "cancel") {
-      this.mode = { kind: "list" };
-      return this.setStatus("No task added.", "muted");
-    }
-    if (done !== "submit") return;
-    const args = taskFormArgs(form.values());
-    // A refused task keeps the form, with the board's reason (the tool's own words) below it.
-    this.setStatus("Adding the task…", "muted");
-    this.o.actions.createTask(args).then(
-      (line) => {
-        if (this.mode.kind === "form" && this.mode.form === form) this.mode = { kind: "list" };
-        this.setStatus(oneLine(line), "success");
-        this.result = oneLine(line);
-      },
-      (error: unknown) => this.setStatus(oneLine(errorText(error)), "error"),
-    ).finally(() => this.changed());
+    this.open(new FormMode(this.host, new TaskForm()));
   }
 
   /** `o` (Board page): offer the selected pending task to a living teammate, chosen with ←/→. */
@@ -261,15 +222,7 @@ export class TeamConsole implements Component, Focusable {
     if (!taskId) return;
     const names = this.snap.teammates.filter((t) => t.status === "idle").map((t) => t.name);
     if (names.length === 0) return this.setStatus("No idle teammate to offer it to.", "warning");
-    this.mode = { kind: "offer", chooser: new OfferChooser(taskId, names) };
-  }
-
-  private offerKey(chooser: OfferChooser, data: string): void {
-    const choice = chooser.key(data, this.o.keybindings);
-    if (choice === undefined) return;
-    this.mode = { kind: "list" };
-    if (choice === "cancel") return this.setStatus("Not offered.", "muted");
-    this.run(`Offering #${oneLine(chooser.taskId)} to ${at(choice.offer)}…`, () => this.o.actions.offer(chooser.taskId, choice.offer));
+    this.open(new OfferMode(this.host, new OfferChooser(taskId, names)));
   }
 
   /** `r` (Board page): one more review attempt for the selected parked task. */
@@ -283,18 +236,12 @@ export class TeamConsole implements Component, Focusable {
     const t = this.livingSelected("s");
     if (!t) return;
     const composer = new MessageComposer(t.name, this.o.tui, this.o.theme, (text) => {
-      this.mode = { kind: "list" };
+      this.host.back(mode);
       this.run(`Sending to ${at(t.name)}…`, () => this.o.actions.send(t.name, text));
       this.changed();
     });
-    composer.focused = this.isFocused;
-    this.mode = { kind: "compose", composer };
-  }
-
-  private composeKey(composer: MessageComposer, data: string): void {
-    if (composer.key(data) !== "cancel") return;
-    this.mode = { kind: "list" };
-    this.setStatus("Not sent.", "muted");
+    const mode = new ComposeMode(this.host, composer);
+    this.open(mode);
   }
 
   /** `t`: the selected teammate's transcript, from its session file, at its end (the latest). */
@@ -302,75 +249,19 @@ export class TeamConsole implements Component, Focusable {
     const t = this.page === "teammates" ? this.selectedRow()?.teammate : undefined;
     if (!t) return this.setStatus(this.page === "teammates" ? "No teammate selected." : "t shows a transcript on the Teammates page (Tab to it).", "muted");
     const transcript = new TranscriptView(t.name, (name) => this.o.actions.transcript(name), () => this.changed());
-    this.mode = { kind: "detail", page: this.page, row: transcript.row, transcript };
-  }
-
-  private detailKey(data: string): void {
-    const step = (n: number): void => {
-      this.detailTop = Math.max(0, this.detailTop + n);
-    };
-    if (this.kb(data, "tui.select.up") || matchesKey(data, "k")) step(-1);
-    else if (this.kb(data, "tui.select.down") || matchesKey(data, "j")) step(1);
-    else if (this.kb(data, "tui.select.pageUp")) step(-this.viewHeight);
-    else if (this.kb(data, "tui.select.pageDown")) step(this.viewHeight);
-    else if (matchesKey(data, "home")) this.detailTop = 0;
-    else if (matchesKey(data, "end")) this.detailTop = Number.MAX_SAFE_INTEGER; // clamped by render
-    else if (this.kb(data, "tui.select.cancel") || matchesKey(data, "q")) this.mode = { kind: "list" };
-    if (this.mode.kind === "detail" && this.mode.transcript) this.mode.transcript.follow = this.detailTop >= this.detailTotal - this.viewHeight;
-  }
-
-  private confirmKey(mode: Extract<Mode, { kind: "confirm" }>, data: string): void {
-    if (matchesKey(data, "y")) {
-      this.mode = { kind: "list" };
-      const now = this.snap.teammates.find((t) => t.name === mode.name);
-      if (!now || !isLiving(now)) return this.setStatus(`${at(mode.name)} is not living any more.`, "warning");
-      const { actions } = this.o;
-      if (mode.action === "shutdown") this.run(`Shutting down ${at(mode.name)}…`, () => actions.shutdown(mode.name));
-      else if (mode.action === "interrupt") this.run(`Interrupting ${at(mode.name)}…`, () => actions.interrupt(mode.name));
-      else this.run(`Compacting ${at(mode.name)}'s context…`, () => actions.compact(mode.name));
-    } else if (matchesKey(data, "n") || this.kb(data, "tui.select.cancel")) {
-      this.mode = { kind: "list" };
-      this.setStatus("Cancelled.", "muted");
-    }
-  }
-
-  private pickerKey(picker: ModelPicker, data: string): void {
-    // List keys first; every other key (printable ones included) goes to the filter input.
-    if (this.kb(data, "tui.select.cancel")) this.mode = { kind: "list" };
-    else if (this.kb(data, "tui.select.up")) picker.move(-1);
-    else if (this.kb(data, "tui.select.down")) picker.move(1);
-    else if (this.kb(data, "tui.select.pageUp")) picker.move(-this.viewHeight);
-    else if (this.kb(data, "tui.select.pageDown")) picker.move(this.viewHeight);
-    else if (this.kb(data, "tui.select.confirm")) this.pick(picker);
-    else picker.type(data);
-  }
-
-  private pick(picker: ModelPicker): void {
-    const entry = picker.selected();
-    if (!entry) return;
-    this.mode = { kind: "list" };
-    const label = entry.model ? modelLabel(entry.model) : PI_DEFAULT_LABEL;
-    this.run(`Setting the team model to ${oneLine(label)}…`, () => this.o.actions.setTeamModel(entry.model));
+    this.open(new DetailMode(this.host, this.page, transcript.row, transcript));
   }
 
   private openDetail(): void {
     const row = this.selectedRow();
-    if (!row) return;
-    this.detailTop = 0;
-    this.mode = { kind: "detail", page: this.page, row };
-  }
-
-  private openPicker(): void {
-    const picker = new ModelPicker(this.o.models());
-    picker.focused = this.isFocused;
-    this.mode = { kind: "picker", picker };
+    if (row) this.open(new DetailMode(this.host, this.page, row));
   }
 
   private askTeammate(action: TeammateAction): void {
     const t = this.livingSelected(action === "shutdown" ? "x" : action === "compact" ? "c" : "a");
     if (!t) return;
     if (t.status === "stopping" && action !== "shutdown") return this.setStatus(`${at(t.name)} is stopping.`, "warning");
-    this.mode = { kind: "confirm", action, name: t.name };
+    this.open(new ConfirmMode(this.host, action, t.name));
   }
 
   /** The selected teammate if `key` may act on it (Teammates page, living), else a status line why not. */

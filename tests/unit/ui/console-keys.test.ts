@@ -244,6 +244,15 @@ describe("TeamConsole keys: model picker", () => {
     expect(c.console.focused).toBe(true);
     expect(c.console.render(80).join("")).toContain("\x1b_pi:c");
   });
+
+  it("a mode opened while the console has focus shows its cursor at once (picker, composer, form)", () => {
+    for (const open of [["m"], ["s"], [KEY.tab, KEY.tab, "n"]]) {
+      const c = makeConsole();
+      c.console.focused = true;
+      c.press(...open);
+      expect(c.console.render(80).join(""), open.join(" ")).toContain("\x1b_pi:c");
+    }
+  });
 });
 
 describe("TeamConsole refresh", () => {
