@@ -116,8 +116,8 @@ export function registerLeader(pi: ExtensionAPI): void {
     announceBoardCheck(pi, ctx, s.board.flag, HARNESS_EVENT_MESSAGE); // a board.json the leader did not write
     installWidget(ctx, s);
     if (last.problem) ctx.ui.notify(`pi-resident-teams: ${last.problem}`, "warning");
-    if (!restoring) s.recordTeam(); // a recorded team not brought back is not living: forget it
-    else void s.restore(last.record!).then((outcome) => announceRestore(pi, ctx, outcome, event.reason === "reload" ? "The extension was reloaded (/reload)" : "This session was resumed"));
+    if (!restoring) s.memory.observe(); // a recorded team not brought back is not living: forget it
+    else void s.memory.restore(last.record!).then((outcome) => announceRestore(pi, ctx, outcome, event.reason === "reload" ? "The extension was reloaded (/reload)" : "This session was resumed"));
     const discovery = await s.discover();
     const problems = discovery.diagnostics.map((d) => `${d.severity}: ${d.message}`);
     const untrusted = formatUntrustedAgentsHint(discovery);

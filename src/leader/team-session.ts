@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { resolveNoticePace, workerBoardView } from "../board/index.ts";
 import { localBranchExists, WorktreeLocks } from "../isolation/index.ts";
 import type { LeaderNote } from "./user-orders.ts";
-import { TeamRecorder, type TeamRecord, type TeamRecordPort } from "./team-record.ts";
-import { restoreTeam, type RestoreOutcome } from "./team-restore.ts";
+import type { TeamRecordPort } from "./team-record.ts";
+import { TeamMemory } from "./team-memory.ts";
 import { capsDrop, readHostCaps, resolvePiCli } from "../process/index.ts";
 import { reapMarked, reapNote } from "../reap/index.ts";
 import { ENV } from "../mail/identity.ts";
@@ -93,10 +93,8 @@ export class TeamSession {
   readonly key: string;
   /** Shared by every capture of this session's worktrees: exit captures, spawns, the start-up reclaim. */
   readonly #worktreeLocks = new WorktreeLocks();
-  /** Records the living team in the leader's session; paused while a restore runs. */
-  readonly #recorder: TeamRecorder | undefined;
-  #restoring = false;
-  readonly #boardDir: string;
+  /** The living team recorded in the leader's session, and brought back at a resume (issue 20). */
+  readonly memory: TeamMemory;
   /** The leader's working directory. */
   readonly cwd: string;
   /** The pi CLI teammates run (`process.execPath <piCli>`). */
@@ -110,11 +108,9 @@ export class TeamSession {
     this.#agentDir = dir;
     this.key = key;
     const boardPaths = boardLayout(dir, key);
-    this.#boardDir = boardPaths.root;
     this.notebook = boardPaths.notebook;
     this.cwd = o.cwd;
     this.leaderNote = o.leaderNote ?? (() => undefined);
-    this.#recorder = o.teamRecord ? new TeamRecorder(o.teamRecord, key) : undefined;
     const layout = runtimeLayout(dir, key);
     const piCli = resolvePiCli();
     this.piCli = piCli;
@@ -197,12 +193,19 @@ export class TeamSession {
     bus.on("board_changed", () => this.costs.observe(this.board.board, (id) => this.feed.get(id)));
     bus.on("board_changed", () => this.feed.timeline.board(this.board.board));
     bus.on("reviewer_usage", ({ taskId, usage }) => this.costs.reviewer(taskId, usage));
-    // The team as living now, while the session is open: the stops at its end are not recorded.
-    const record = (): void => {
-      if (!this.closed && !this.#restoring) this.#recorder?.observe(this.harness.members(), note);
-    };
-    bus.on("activity", record);
-    bus.on("spawn_ended", record);
+    this.memory = new TeamMemory({
+      port: o.teamRecord,
+      key,
+      members: () => this.harness.members(),
+      spawn: (req) => this.harness.spawn(req),
+      // After the start-up reclaim: it deletes a killed teammate's branch that holds no work.
+      branchExists: async (branch) => (await this.#reclaimed, localBranchExists(this.cwd, branch)),
+      boardDir: boardPaths.root,
+      closed: () => this.closed,
+      note,
+    });
+    bus.on("activity", () => this.memory.observe());
+    bus.on("spawn_ended", () => this.memory.observe());
     bus.on("submitted", ({ holder, submission }) => {
       const line = feedSubmission(this.feed, holder.name, submission);
       if (line) o.onFailedSubmission?.(holder.name, line);
@@ -238,31 +241,6 @@ export class TeamSession {
         for (const cap of kept) this.harness.event("worktree_kept", "harness", worktreeKeptText(subject(cap.name), cap));
       })
       .catch((error: unknown) => note(`worktree reclaim failed: ${String(error)}`));
-  }
-
-  /**
-   * Spawns the teammates of `record` again (src/leader/team-restore.ts). The living team is not
-   * recorded meanwhile (a leader killed halfway must find the whole team next time); it is after.
-   * Never rejects.
-   */
-  async restore(record: TeamRecord): Promise<RestoreOutcome> {
-    this.#restoring = true;
-    try {
-      return await restoreTeam(record, {
-        spawn: (req) => this.harness.spawn(req),
-        // After the start-up reclaim: it deletes a killed teammate's branch that holds no work.
-        branchExists: async (branch) => (await this.#reclaimed, localBranchExists(this.cwd, branch)),
-        boardDir: this.#boardDir,
-      });
-    } finally {
-      this.#restoring = false;
-      this.recordTeam();
-    }
-  }
-
-  /** Records the living team now: a session that restores nothing thus forgets a recorded team. */
-  recordTeam(): void {
-    if (!this.closed) this.#recorder?.observe(this.harness.members(), (text) => this.notes.add(text));
   }
 
   /** Discovers the roles now (files and session roles) and keeps the result for the console. Never rejects. */
