@@ -46,6 +46,7 @@ export {
   createNoticeBook,
   isFree,
   noticeText,
+  offerRefusal,
   pacedUntil,
   planNotices,
   resolveNoticePace,

@@ -150,6 +150,18 @@ export function isFree(board: Board, mate: NoticeTeammate): boolean {
 }
 
 /**
+ * Why a direct offer of `task` to `mate` woke nobody (the console's `o`, issue 21), for the user:
+ * the task is not pending, the teammate is working or holds other work (R36), else `waiting`
+ * (why the task waits, W20). Pure.
+ */
+export function offerRefusal(board: Board, task: Task, mate: NoticeTeammate, waiting: string | undefined): string {
+  if (task.state.status !== "pending") return `it is ${task.state.status}`;
+  if (!mate.idle) return `@${mate.name} is working`;
+  if (!isFree(board, mate)) return `@${mate.name} holds other work`;
+  return waiting ?? "it cannot be claimed now";
+}
+
+/**
  * When the pace lets `entry`'s teammate hear again (ms): `lastAt + paceMs` after a notice it did
  * not act on, else -Infinity (at once) (W20).
  */

@@ -8,8 +8,8 @@ import {
   describeCreate,
   describeResubmit,
   gateOutcome,
-  heldBy,
   normalizeCreateInput,
+  offerRefusal,
   releaseHolder,
   renderTaskDetail,
   renderTaskList,
@@ -234,7 +234,7 @@ export class BoardHost {
     const plan = this.#notices.plan({ synchronous: true, onlyTaskIds: [taskId], direct: { to: [name] } });
     this.activity.changed();
     if (plan.notified.length > 0) return `Offered \`${taskId}\` to @${name}: a board notice woke it.`;
-    const why = task.state.status !== "pending" ? `it is ${task.state.status}` : !mate.idle ? `@${name} is working` : heldBy(this.#board, name).length > 0 || mate.hasAssignment ? `@${name} holds other work` : (this.whyWaiting(taskId)?.text ?? "it cannot be claimed now");
+    const why = offerRefusal(this.#board, task, mate, this.whyWaiting(taskId)?.text);
     throw new TeamError("invalid_input", `offer: \`${taskId}\` was not offered to @${name}: ${why}.`);
   }
 

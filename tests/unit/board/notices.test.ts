@@ -3,6 +3,7 @@ import {
   DEFAULT_NOTICE_PACE_MS,
   NOTICED_CAP,
   createNoticeBook,
+  offerRefusal,
   planNotices,
   resolveNoticePace,
   type Board,
@@ -44,6 +45,21 @@ describe("planNotices: the user's direct offer (issue 21)", () => {
     expect(plan(board, book, [idle("bob")], 0, direct(["b"], "bob")).effects).toEqual([]); // waits for a
     take(board, mate("bob"), "a");
     expect(plan(board, book, [idle("bob")], 0, direct(["a"], "bob")).effects).toEqual([]);
+  });
+});
+
+describe("offerRefusal: why a direct offer woke nobody", () => {
+  it("names the task's status, a working teammate, one holding work, else why the task waits", () => {
+    const board = newBoard();
+    const a = add(board, "A");
+    const b = add(board, { subject: "B", dependsOn: ["a"] });
+    expect(offerRefusal(board, b, idle("bob"), "waits for `a` (pending)")).toBe("waits for `a` (pending)");
+    expect(offerRefusal(board, b, idle("bob"), undefined)).toBe("it cannot be claimed now");
+    expect(offerRefusal(board, b, busy("bob"), undefined)).toBe("@bob is working");
+    expect(offerRefusal(board, b, { ...idle("bob"), hasAssignment: true }, undefined)).toBe("@bob holds other work");
+    take(board, mate("bob"), "a");
+    expect(offerRefusal(board, a, idle("bob"), undefined)).toBe("it is claimed");
+    expect(offerRefusal(board, b, idle("bob"), undefined)).toBe("@bob holds other work");
   });
 });
 
