@@ -136,6 +136,8 @@ const LEGEND = {
   teammates: "↑↓ move · Enter detail · s send · a interrupt · t transcript · x stop · c compact · Tab page · q close",
   /** The same where the full one does not fit (80 columns). */
   teammatesShort: "s send · a interrupt · t transcript · x stop · c compact · Tab page · q close",
+  /** A stopped teammate selected: only what acts on it still. */
+  teammatesStopped: "↑↓ move · Enter detail · t transcript · m model · Tab page · q close",
   other: "↑↓/jk move · PgUp/PgDn · Enter detail · m model · Tab page · q close",
   board: "↑↓ move · Enter detail · n new task · o offer · r retry · m model · Tab page · q close",
   boardShort: "Enter detail · n new task · o offer · r retry · m model · Tab page · q close",
@@ -147,8 +149,14 @@ const LEGEND = {
   compose: "Enter send · Shift+Enter new line · Esc cancel",
 } as const;
 
-/** The one-line key legend of a mode (and page); the detail adds its position `8-14/40`. */
-export function legendText(mode: "list" | "detail" | "confirm" | "picker" | "compose" | "form" | "offer", page: ConsolePage, position?: { top: number; height: number; total: number }, width = Infinity): string {
+/**
+ * The one-line key legend of a mode (and page) for `width` columns; the detail adds its position
+ * `8-14/40`. On the Teammates page, `stopped` (the selected teammate is stopped) leaves out the
+ * keys that act on a living one.
+ */
+export function legendText(mode: "list" | "detail" | "confirm" | "picker" | "compose" | "form" | "offer", page: ConsolePage, view: { position?: { top: number; height: number; total: number }; width?: number; stopped?: boolean } = {}): string {
+  const { position, width = Infinity } = view;
+  if (mode === "list" && page === "teammates" && view.stopped) return LEGEND.teammatesStopped;
   if (mode === "list" && page === "teammates") return visibleWidth(LEGEND.teammates) + 1 <= width ? LEGEND.teammates : LEGEND.teammatesShort;
   if (mode === "list" && page === "board") return visibleWidth(LEGEND.board) + 1 <= width ? LEGEND.board : LEGEND.boardShort;
   if (mode === "list") return LEGEND.other;

@@ -165,7 +165,9 @@ export class TeamConsole implements Component, Focusable {
   }
 
   private legend(width: number): string {
-    return fit(` ${this.o.theme.fg("dim", legendText(this.mode?.kind ?? "list", this.page, this.mode?.position?.(), width))}`, width);
+    const selected = this.page === "teammates" && !this.mode ? this.selectedRow()?.teammate : undefined;
+    const where = { width, stopped: selected !== undefined && !isLiving(selected), ...(this.mode?.position ? { position: this.mode.position() } : {}) };
+    return fit(` ${this.o.theme.fg("dim", legendText(this.mode?.kind ?? "list", this.page, where))}`, width);
   }
 
   private kb(data: string, id: ConsoleKeybinding): boolean {

@@ -79,9 +79,18 @@ describe("TeamConsole: a interrupts the selected teammate's run", () => {
 
 describe("the Teammates legend", () => {
   it("names every key where it fits, and drops the arrows and Enter at 80 columns", () => {
-    expect(legendText("list", "teammates", undefined, 120)).toBe("↑↓ move · Enter detail · s send · a interrupt · t transcript · x stop · c compact · Tab page · q close");
-    const short = legendText("list", "teammates", undefined, 80);
+    expect(legendText("list", "teammates", { width: 120 })).toBe("↑↓ move · Enter detail · s send · a interrupt · t transcript · x stop · c compact · Tab page · q close");
+    const short = legendText("list", "teammates", { width: 80 });
     expect(short).toBe("s send · a interrupt · t transcript · x stop · c compact · Tab page · q close");
     expect(short.length + 1).toBeLessThanOrEqual(80);
+  });
+
+  it("offers no s, a, x or c while a stopped teammate is selected", () => {
+    const c = makeConsole();
+    expect(c.screen(120).at(-1)).toContain("s send");
+    c.press(KEY.end, "k"); // @grace, stopped
+    const legend = c.screen(120).at(-1)!;
+    expect(legend).toContain("t transcript");
+    for (const key of ["s send", "a interrupt", "x stop", "c compact"]) expect(legend).not.toContain(key);
   });
 });
