@@ -2,7 +2,7 @@ import { matchesKey } from "@earendil-works/pi-tui";
 import { errorText } from "../error-text.ts";
 import type { ConsolePage, ConsoleSnapshot } from "./console-model.ts";
 import type { TeamConsoleOptions } from "./console-options.ts";
-import { confirmQuestion, detailLines, pad, type TeammateAction } from "./console-render.ts";
+import { bodyHeight, confirmQuestion, detailLines, pad, type TeammateAction } from "./console-render.ts";
 import { clamp } from "./cursor.ts";
 import { at, oneLine } from "./format.ts";
 import type { MessageComposer } from "./message-composer.ts";
@@ -61,7 +61,7 @@ export class DetailMode implements ConsoleMode {
   #row: PageRow;
   #top = 0;
   #total = 0;
-  #height = 1;
+  #height: number; // rows at the last render, a PgUp/PgDn step; before it, the terminal's
   #wraps = { width: -1, lines: new Map<string, readonly string[]>() }; // see detailLines
   readonly #host: ModeHost;
   readonly #page: ConsolePage;
@@ -72,6 +72,7 @@ export class DetailMode implements ConsoleMode {
     this.#page = page;
     this.#row = row;
     this.#transcript = transcript;
+    this.#height = Math.max(1, bodyHeight(host.o.tui.terminal.rows));
   }
 
   /** A transcript reads again; another detail follows its row by key. */
@@ -171,7 +172,7 @@ abstract class InputMode<C extends { focused: boolean; render(width: number, hei
 /** `m`: the team model picker; list keys move, every other key filters. */
 export class PickerMode extends InputMode<ModelPicker> {
   readonly kind = "picker";
-  #height = 1;
+  #height = Math.max(1, bodyHeight(this.host.o.tui.terminal.rows) - 2); // a PgUp/PgDn step, as rendered below
 
   override body(width: number, height: number): string[] {
     this.#height = Math.max(1, height - 2); // the filter line and a blank

@@ -123,6 +123,11 @@ export function pad(lines: readonly string[], width: number, height: number): st
   return out;
 }
 
+/** Rows of the console's body in a terminal of `rows` rows: all but the header, status and legend lines. */
+export function bodyHeight(rows: number): number {
+  return Math.max(0, rows - 3);
+}
+
 /** What `x` and `c` ask to do with a teammate. */
 export type TeammateAction = "shutdown" | "compact" | "interrupt";
 

@@ -4,7 +4,7 @@ import type { ConsolePage, ConsoleSnapshot, TeammateRow } from "./console-model.
 import { ComposeMode, ConfirmMode, DetailMode, FormMode, OfferMode, PickerMode, type ConsoleMode, type ModeHost } from "./console-modes.ts";
 import type { TeamConsoleOptions } from "./console-options.ts";
 import { nextPage, PAGE_VIEWS } from "./console-pages.ts";
-import { legendText, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
+import { bodyHeight, legendText, renderHeader, renderListBody, type TeammateAction } from "./console-render.ts";
 import { ListCursor } from "./cursor.ts";
 import { at, fit, oneLine } from "./format.ts";
 import { MessageComposer } from "./message-composer.ts";
@@ -109,8 +109,7 @@ export class TeamConsole implements Component, Focusable {
     const rows = Math.max(0, Math.floor(this.o.tui.terminal.rows));
     const key = `${w}x${rows}:${this.version}`;
     if (this.cache?.key === key) return this.cache.lines;
-    const bodyHeight = Math.max(0, rows - 3);
-    const lines = [renderHeader(this.o.theme, this.snap, this.page, w), ...this.body(w, bodyHeight), this.statusLine(w), this.legend(w)];
+    const lines = [renderHeader(this.o.theme, this.snap, this.page, w), ...this.body(w, bodyHeight(rows)), this.statusLine(w), this.legend(w)];
     const out = lines.slice(0, rows);
     this.cache = { key, lines: out };
     return out;

@@ -74,6 +74,20 @@ describe("TeamConsole keys: list", () => {
     expect(selected(c.screen())).toContain("@alice");
   });
 
+  it("PgDn in a detail or the picker steps a whole page before their first frame (keys pasted at once)", () => {
+    const c = makeConsole({ rows: 10 });
+    c.press("j", KEY.enter, KEY.pageDown);
+    expect(c.screen().at(-1)).toMatch(/ 8-14\/\d+/);
+    const stepped = makeConsole({ rows: 10 });
+    stepped.press("m");
+    stepped.screen();
+    stepped.press(KEY.pageDown);
+    const pasted = makeConsole({ rows: 10 });
+    pasted.press("m", KEY.pageDown);
+    expect(selected(pasted.screen())).toBe(selected(stepped.screen()));
+    expect(selected(pasted.screen())).not.toContain("Pi default");
+  });
+
   it("q, Esc and Ctrl+C close through done with the last status line; input after done is ignored", async () => {
     for (const key of ["q", KEY.esc, KEY.ctrlC]) {
       const c = makeConsole();
