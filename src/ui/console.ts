@@ -1,5 +1,5 @@
 import { matchesKey, type Component, type Focusable } from "@earendil-works/pi-tui";
-import { errorText } from "../error-text.ts";
+import { ActionLine } from "./action-line.ts";
 import type { ConsolePage, ConsoleSnapshot, TeammateRow } from "./console-model.ts";
 import { ComposeMode, ConfirmMode, DetailMode, FormMode, OfferMode, PickerMode, type ConsoleMode, type ModeHost } from "./console-modes.ts";
 import type { TeamConsoleOptions } from "./console-options.ts";
@@ -37,8 +37,8 @@ export class TeamConsole implements Component, Focusable {
   /** The open mode (console-modes.ts); undefined: the list. */
   private mode: ConsoleMode | undefined;
   private readonly host: ModeHost;
-  private status: { readonly text: string; readonly tone: UiFg } | undefined;
-  private result: string | undefined; // the last action's line, for `done`
+  /** The status line and the last action's result, for `done`. */
+  private readonly line: ActionLine;
   /** Rows of the list window at the last render: the PgUp/PgDn step. */
   private viewHeight: number;
   private version = 0;
@@ -54,19 +54,17 @@ export class TeamConsole implements Component, Focusable {
     this.page = options.page ?? "teammates";
     this.viewHeight = Math.max(1, options.tui.terminal.rows - 4); // header, titles, status, legend
     this.cursors = { teammates: new ListCursor(), roles: new ListCursor(), board: new ListCursor(), mail: new ListCursor() };
+    this.line = new ActionLine(() => this.changed(), (text, tone) => options.lateResult?.(text, tone), () => this.closed);
     this.host = {
       o: options,
       snapshot: () => this.snap,
       rows: (page) => this.rows(page),
       back: (from, status) => {
         if (this.mode === from) this.mode = undefined;
-        if (status) this.status = status;
+        if (status) this.line.set(status.text, status.tone);
       },
-      run: (pending, call) => this.run(pending, call),
-      setStatus: (text, tone, result) => {
-        this.status = { text, tone };
-        if (result) this.result = text;
-      },
+      run: (pending, call) => this.line.run(pending, call),
+      setStatus: (text, tone, result) => this.line.set(text, tone, result),
       changed: () => this.changed(),
     };
   }
@@ -160,7 +158,8 @@ export class TeamConsole implements Component, Focusable {
   private statusLine(width: number): string {
     const own = this.mode?.statusLine?.();
     if (own !== undefined) return fit(` ${own}`, width);
-    return fit(this.status ? ` ${this.o.theme.fg(this.status.tone, this.status.text)}` : "", width);
+    const { shown } = this.line;
+    return fit(shown ? ` ${this.o.theme.fg(shown.tone, shown.text)}` : "", width);
   }
 
   private legend(width: number): string {
@@ -213,7 +212,7 @@ export class TeamConsole implements Component, Focusable {
   /** `n` (Board page): the new-task form. */
   private openForm(): void {
     if (this.page !== "board") return this.setStatus("n adds a task on the Board page (Tab to it).", "muted");
-    this.status = undefined; // the last action's line would read as the form's
+    this.line.clear(); // the last action's line would read as the form's
     this.open(new FormMode(this.host, new TaskForm()));
   }
 
@@ -229,7 +228,7 @@ export class TeamConsole implements Component, Focusable {
   /** `r` (Board page): one more review attempt for the selected parked task. */
   private allowAttempt(): void {
     const taskId = this.taskSelected("r", "parked");
-    if (taskId) this.run(`Allowing #${oneLine(taskId)} one more attempt…`, () => this.o.actions.allowAttempt(taskId));
+    if (taskId) this.line.run(`Allowing #${oneLine(taskId)} one more attempt…`, () => this.o.actions.allowAttempt(taskId));
   }
 
   /** `s`: a message to the selected living teammate, from the user (issue 21). */
@@ -238,7 +237,7 @@ export class TeamConsole implements Component, Focusable {
     if (!t) return;
     const composer = new MessageComposer(t.name, this.o.tui, this.o.theme, (text) => {
       this.host.back(mode);
-      this.run(`Sending to ${at(t.name)}…`, () => this.o.actions.send(t.name, text));
+      this.line.run(`Sending to ${at(t.name)}…`, () => this.o.actions.send(t.name, text));
       this.changed();
     });
     const mode = new ComposeMode(this.host, composer);
@@ -274,31 +273,12 @@ export class TeamConsole implements Component, Focusable {
     return t;
   }
 
-  private run(pending: string, call: () => Promise<string>): void {
-    const show = (text: string, tone: UiFg): void => {
-      this.setStatus(text, tone);
-      this.result = text;
-    };
-    const settled = (text: string, tone: "success" | "error"): void => {
-      if (this.closed && this.result === pending) this.o.lateResult?.(text, tone); // `done` had the "…ing" line
-      show(text, tone);
-    };
-    show(pending, "muted");
-    Promise.resolve()
-      .then(call)
-      .then(
-        (line) => settled(oneLine(line), "success"),
-        (error: unknown) => settled(oneLine(errorText(error)), "error"),
-      )
-      .finally(() => this.changed());
-  }
-
   private setStatus(text: string, tone: UiFg): void {
-    this.status = { text, tone };
+    this.line.set(text, tone);
   }
 
   private close(): void {
     this.closed = true;
-    this.o.done(this.result);
+    this.o.done(this.line.result);
   }
 }
