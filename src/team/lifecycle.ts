@@ -4,18 +4,19 @@
  * live here and nowhere else: delivery of mail (R24, R27), reports (R26, R47), the direct
  * assignment (R15, R49), rescue of runs that end without a report (L31), heartbeats (R52, R53),
  * holding sends while a compaction runs (issue 8), and the end of an incarnation with the release
- * of what it held (R20, R21, R30, R56, L22; src/team/lifecycle-end.ts).
+ * of what it held (R20, R21, R30, R56, L22; src/team/lifecycle-end.ts). Reports out of the outbox
+ * are src/team/lifecycle-reports.ts.
  */
 import { afterOutput, stallDue, stallNotice } from "./heartbeat.ts";
 import type { HeartbeatConfig, Holdings, Life, Sending, SendKind, Step, TeammateEffect, TeammateEvent, TeammateFacts, TeammateState } from "./lifecycle-types.ts";
 import { mailBatchSize } from "../mail/limits.ts";
 import { deliveryFailedText, kickoffText, mailText, noReportText, reminderText, runFailedText, wakeText } from "./prompts.ts";
-import { admitReport, reopenGate } from "./routing.ts";
+import { reopenGate } from "./routing.ts";
 import type { InboxRecord } from "../mail/index.ts";
 import { isQuiet, owesReport } from "./lifecycle-state.ts";
 import { compactBlock } from "./compaction.ts";
-import { HANDOFF_REPORTS } from "./handoff.ts";
 import { onAcquired, onCaptured, onClosed, onSpawnFailed, onStopRequested } from "./lifecycle-end.ts";
+import { onOutbox } from "./lifecycle-reports.ts";
 
 export type * from "./lifecycle-types.ts";
 export { initialHoldings, initialState, isActive, isBusy, isQuiet, isWorking, lifeOf, occupies, owesReport, statusOf } from "./lifecycle-state.ts";
@@ -194,39 +195,6 @@ function onLeaderMessage(s: Living, e: Extract<TeammateEvent, { type: "leader_me
   return { state: next, effects: [{ type: "queue_leader_message", id: e.id, record: e.record }] };
 }
 
-function onOutbox(s: Living, e: Extract<TeammateEvent, { type: "outbox" }>, ctx: TransitionContext): Step {
-  let life = s.life;
-  let holdings = s.holdings;
-  const effects: TeammateEffect[] = [];
-  for (const record of e.records) {
-    // The file name is the authority on the sender; a record naming someone else is forged.
-    if (record.from.toLowerCase() !== ctx.facts.name.toLowerCase()) {
-      effects.push({ type: "note", text: `outbox of ${ctx.facts.name} holds a record from "${record.from}"; dropped` });
-      continue;
-    }
-    const decision = admitReport(life.gate, record);
-    life = { ...life, gate: decision.gate };
-    if (!decision.deliver) {
-      effects.push({ type: "note", text: `report from ${record.from} dropped: ${decision.reason}` });
-      continue;
-    }
-    if (decision.terminal && life.direct === "open") life = { ...life, direct: "closed" };
-    effects.push({ type: "deliver_report", record });
-    holdings = keepReport(holdings, record.status, record.body);
-    if (decision.terminal && !life.finished) {
-      life = { ...life, finished: true };
-      effects.push({ type: "lifeline", text: `Teammate @${ctx.facts.name} finished (${record.status}).`, ok: record.status === "completed" });
-    }
-  }
-  return { state: withHoldings(withLife(s, life), holdings), effects };
-}
-
-/** Keeps a delivered report for a successor (the latest few only); `completed` or `failed` ends the assignment (R16). */
-function keepReport(h: Holdings, status: string, body: string): Holdings {
-  const assignment = h.assignment && (status === "completed" || status === "failed") ? { ...h.assignment, open: false } : h.assignment;
-  return { ...h, assignment, reports: [...h.reports, { status, body }].slice(-HANDOFF_REPORTS) };
-}
-
 /**
  * One step of one incarnation at `now` (ms). Events that make no sense in the current phase are
  * ignored (a late RPC event after a close, a tick for an idle teammate); they never throw.
@@ -263,7 +231,7 @@ export function transition(s: TeammateState, e: TeammateEvent, now: number, ctx:
     case "run_settled":
       return onSettled(s, e.openClaim, ctx);
     case "outbox":
-      return onOutbox(s, e, ctx);
+      return onOutbox(s, e, ctx.facts);
     case "mail": {
       const next = withLife(s, { ...s.life, mail: [...s.life.mail, ...e.records] });
       return s.phase === "stopping" ? { state: next, effects: [] } : pump(next, ctx);
