@@ -16,10 +16,11 @@ import {
   reviveBoard,
   type Board, type Effect, type Holder, type RosterRow, type Wait,
 } from "../board/index.ts";
-import { assertNever, TeamError } from "../errors.ts";
+import { TeamError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/index.ts";
 import { BoardActivity } from "./board-activity.ts";
 import { assignmentsOf } from "./board-apply.ts";
+import { carryOut, type BoardEffectPorts } from "./board-effects.ts";
 import type { BoardHostOptions, BoardWork } from "./board-host-types.ts";
 import { BoardIntents, type IntentAnswer, type PipeIntent } from "./board-intents.ts";
 import { BoardNotices } from "./board-notices.ts";
@@ -34,7 +35,8 @@ import { BoardRecorder } from "./board-trail.ts";
  * core's effects into teammate mail and leader escalations. The only writer of the board (R48).
  * Its parts: persistence (board-snapshots.ts), intent files (board-intents.ts), reviewers
  * (board-reviews.ts), notices and waits (board-notices.ts), settle summaries (board-settle.ts),
- * and what a headless run sees of it (board-activity.ts, `activity`).
+ * the core's effects routed to those parts (board-effects.ts), and what a headless run sees of it
+ * (board-activity.ts, `activity`).
  */
 export class BoardHost {
   readonly #o: BoardHostOptions & { now: () => number; intentGraceMs: number };
@@ -44,6 +46,7 @@ export class BoardHost {
   readonly #reviews: BoardReviews;
   readonly #notices: BoardNotices;
   readonly #settle: BoardSettle;
+  readonly #effects: BoardEffectPorts;
   /** The board as a headless run sees it (board-activity.ts). */
   readonly activity: BoardActivity;
   #closed = false;
@@ -85,6 +88,13 @@ export class BoardHost {
       changed: () => this.activity.changed(),
       usage: (taskId, usage) => this.#o.bus.emit({ type: "reviewer_usage", taskId, usage }),
     });
+    this.#effects = {
+      persist: (revision) => this.#snapshots.markDirty(revision),
+      tell: (to, text) => this.#o.bus.emit({ type: "tell", to, text }),
+      review: (e) => void this.#reviews.review(e),
+      abortReview: (token) => this.#reviews.abort(token),
+      escalate: (e) => this.#settle.hold(e), // delivered by #checkSettled, alone or with the settle summary
+    };
     // What the harness tells the board: a free teammate may take work (R36); a spawn that ended
     // (started or failed) may have been what kept the board from settling; a teammate that goes
     // away releases its claims.
@@ -282,35 +292,9 @@ export class BoardHost {
     this.offerWork();
   }
 
-  /** Carries out the core's effects, in order; after a board change, checks whether it settled. */
+  /** Carries out the core's effects, in order (board-effects.ts); after a board change, checks whether it settled. */
   #apply(effects: readonly Effect[]): void {
-    let changed = false;
-    for (const e of effects) {
-      switch (e.type) {
-        case "persist":
-          this.#snapshots.markDirty(e.revision);
-          changed = true;
-          break;
-        case "notify_teammate":
-        case "send_findings":
-        case "tell_holder":
-          this.#o.bus.emit({ type: "tell", to: e.to, text: e.text });
-          break;
-        case "start_reviewer":
-          void this.#reviews.review(e);
-          break;
-        case "clarify_reviewer":
-          break; // asked inside BoardReviews.review, on the same reviewer
-        case "abort_reviewer":
-          this.#reviews.abort(e.token);
-          break;
-        case "escalate":
-          this.#settle.hold(e); // delivered by #checkSettled, alone or with the settle summary
-          break;
-        default:
-          assertNever(e, "board effect");
-      }
-    }
+    const changed = carryOut(effects, this.#effects);
     if (!changed && !this.#settle.holding) return;
     this.#checkSettled();
     if (!changed) return;
